@@ -123,6 +123,8 @@ class _Tables:
     flip: list[int] = field(default_factory=list)
     c_pts: list[int] = field(default_factory=list)
     c_wheat: list[int] = field(default_factory=list)
+    static: list[tuple[tuple[int, ...], ...] | None] = field(default_factory=list)
+    scoring: list[bool] = field(default_factory=list)
 
 
 _TABLES: dict[tuple[str, int, Options], _Tables] = {}
@@ -158,6 +160,13 @@ def _tables(cards: CardSet, options: Options) -> _Tables:
         t.pat_side.append(p.id == "patriarch")
         t.pat_card.append(p.deck == "patriarch")
         t.flip.append(p.flip)
+        t.scoring.append(p.points != 0 or p.per_wheat)
+        # Legal turn ids of a front card with no costly option, per caravan (the fast path).
+        if costly or options.min_caravan_two:
+            t.static.append(None)
+        else:
+            opts = free + ((3,) if not p.must or not free else ())
+            t.static.append(tuple(tuple(c * 4 + o for o in opts) for c in range(4)))
     for c in cards.contracts:
         t.c_pts.append(c.points)
         t.c_wheat.append(1 if c.kind == "wheat" else 0)
@@ -416,8 +425,7 @@ class Game:
         if (self.end_triggered and nxt == self.start_player) or self.turn_no >= self.options.turn_limit:
             self._finish()
             return
-        car = self.car
-        if not any(car[i] for i in range(4 * n)):
+        if self.hist is not None and self.hist[0] == A.PASS and not any(self.car):
             self._finish()
             return
         self.turn_player = nxt
@@ -438,39 +446,48 @@ class Game:
     def _turn_legal(self) -> tuple[int, ...]:
         p = self.turn_player
         t = self.t
-        res = self.res
-        b = p * 7
+        static = t.static
+        car = self.car
         out: list[int] = []
-        min2 = self.options.min_caravan_two
         for c in range(self.ncar[p]):
-            cards = self.car[p * 4 + c]
+            cards = car[p * 4 + c]
             if not cards:
                 continue
-            k = cards[0]
-            base = c * 4
-            any_act = False
-            for o in t.free[k]:
-                if o == 2 and min2 and len(cards) <= 2:
-                    continue
-                out.append(base + o)
-                any_act = True
-            for o, cost, spice in t.costly[k]:
-                if o == 2 and min2 and len(cards) <= 2:
-                    continue
-                for r, amount in cost:
-                    if res[b + r] < amount:
-                        break
-                else:
-                    if spice and max(res[b: b + 5]) < spice:
-                        continue
-                    out.append(base + o)
-                    any_act = True
-            if not any_act or not t.must[k]:
-                out.append(base + 3)
+            ids = static[cards[0]]
+            if ids is not None:
+                out += ids[c]
+            else:
+                self._card_legal(out, c, cards)
         if not out:
             return (A.PASS,)
-        out.sort()
         return tuple(out)
+
+    def _card_legal(self, out: list[int], c: int, cards: tuple[int, ...]) -> None:
+        """Append the legal turn ids for the front card of caravan ``c`` (the general path)."""
+        t = self.t
+        k = cards[0]
+        res = self.res
+        b = self.turn_player * 7
+        min2 = self.options.min_caravan_two
+        base = c * 4
+        found = []
+        for o in t.free[k]:
+            if not (o == 2 and min2 and len(cards) <= 2):
+                found.append(base + o)
+        for o, cost, spice in t.costly[k]:
+            if o == 2 and min2 and len(cards) <= 2:
+                continue
+            for r, amount in cost:
+                if res[b + r] < amount:
+                    break
+            else:
+                if spice and max(res[b: b + 5]) < spice:
+                    continue
+                found.append(base + o)
+        if not found or not t.must[k]:
+            found.append(base + 3)
+        found.sort()
+        out += found
 
     def _resume(self) -> None:
         """Continue the effects of the action in progress, or end the turn."""
@@ -514,19 +531,19 @@ class Game:
 
     def _rescore(self, p: int) -> None:
         t = self.t
-        total = 0
-        farmers = 0
-        pts = t.pts
         car = self.car
-        for c in range(self.ncar[p]):
-            for k in car[p * 4 + c]:
-                total += pts[k]
-                farmers += t.farmer[k]
+        pts = t.pts.__getitem__
+        total = 0
         wheat = 0
         for k in self.fulfilled[p]:
             total += t.c_pts[k]
             wheat += t.c_wheat[k]
-        total += farmers * wheat
+        for c in range(p * 4, p * 4 + self.ncar[p]):
+            total += sum(map(pts, car[c]))
+        if wheat:
+            farmer = t.farmer.__getitem__
+            for c in range(p * 4, p * 4 + self.ncar[p]):
+                total += wheat * sum(map(farmer, car[c]))
         if total > self.points[p]:
             self.last_gain[p] = self.step
         self.points[p] = total
@@ -940,7 +957,8 @@ def _h_turn(g: Game, action: int) -> bool:
         g.car[i] = cards[1:]
         g.box = g.box + (k,)
         slot = 2
-        g._rescore(p)
+        if g.t.scoring[k]:
+            g._rescore(p)
     act = g.t.act[k][slot]
     b = p * 7
     res = g.res
@@ -1016,7 +1034,8 @@ def _h_keep(g: Game, action: int) -> bool:
         g.discard = g.discard + tuple(rest)
     else:
         g._put_under(d, rest, p)
-    g._rescore(p)
+    if g.t.scoring[k]:
+        g._rescore(p)
     return True
 
 
@@ -1316,7 +1335,8 @@ def _op_turn(g: Game, e: Effect, ctx: tuple) -> bool:
     else:
         g.car[p * 4 + c] = cards[:i] + (flipped,) + cards[i + 1:]
     g.cont = g.cont[:3] + ((p, c, flipped, ctx[3]),)
-    g._rescore(p)
+    if g.t.scoring[k] or g.t.scoring[flipped]:
+        g._rescore(p)
     return True
 
 
