@@ -23,8 +23,9 @@ functions at the bottom of this module.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterable
+from typing import Any
 
 from . import actions as A
 from .cards import CAPS, GOLD, MULES, RESOURCES, SPICES, CardSet, Contract, Effect, Person, load_cards
@@ -1425,4 +1426,4 @@ _OPS = {
     "spend_gold": _op_spend_gold,
 }
 
-__all__ = ["Game", "Options", "IllegalAction", "ScenarioError", "SPICES", "Person"]
+__all__ = ["SPICES", "Game", "IllegalAction", "Options", "Person", "ScenarioError"]
