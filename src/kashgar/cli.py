@@ -97,6 +97,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--records", metavar="DIR", help="save the record of every game into DIR")
 
     p = sub.add_parser("bench", help="measure engine speed")
     _add_cards(p)
@@ -127,7 +128,10 @@ def _cmd_cards(args: argparse.Namespace, cards: CardSet) -> int:
     from rich.console import Console
 
     table = text.contracts_table(cards, args.lang) if args.contracts else text.cards_table(cards, args.lang)
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)  # piped to a file or a pager: do not squeeze the card texts
+    console.print(table)
     return 0
 
 
@@ -175,8 +179,20 @@ def _cmd_simulate(args: argparse.Namespace, cards: CardSet) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     options = build_options(args, cards)
+    on_game = None
+    if args.records:
+        from pathlib import Path
+
+        from .records import make_record, save_record
+
+        folder = Path(args.records)
+        folder.mkdir(parents=True, exist_ok=True)
+
+        def on_game(game):
+            save_record(folder / f"game-{game.seed}.json", make_record(game))
+
     if args.json:
-        result = simulate(options, args.games, args.seed, cards)
+        result = simulate(options, args.games, args.seed, cards, on_game=on_game)
         print(json.dumps(result, indent=1))
         return 0
     from rich.console import Console
@@ -188,7 +204,9 @@ def _cmd_simulate(args: argparse.Namespace, cards: CardSet) -> int:
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console
     ) as prog:
         task = prog.add_task("games", total=args.games)
-        result = simulate(options, args.games, args.seed, cards, progress=lambda i: prog.update(task, completed=i))
+        result = simulate(
+            options, args.games, args.seed, cards, progress=lambda i: prog.update(task, completed=i), on_game=on_game
+        )
     t = Table(title=f"{result['games']} random games, {result['players']} players, seed {result['seed']}")
     t.add_column("measure")
     t.add_column("mean", justify="right")

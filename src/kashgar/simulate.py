@@ -22,9 +22,14 @@ def random_game(options: Options, seed: int, cards: Any = None) -> Game:
 
 
 def simulate(
-    options: Options, games: int, seed: int, cards: Any = None, progress: Callable[[int], None] | None = None
+    options: Options,
+    games: int,
+    seed: int,
+    cards: Any = None,
+    progress: Callable[[int], None] | None = None,
+    on_game: Callable[[Game], None] | None = None,
 ) -> dict:
-    """Play ``games`` random games; return summary statistics (JSON-ready)."""
+    """Play ``games`` random games (seeds ``seed``, ``seed + 1``, ...); return summary statistics."""
     t0 = time.perf_counter()
     turns: list[int] = []
     steps: list[int] = []
@@ -42,6 +47,8 @@ def simulate(
         win_points.append(g.points[w])
         if g.turn_no >= options.turn_limit:
             limit_hits += 1
+        if on_game:
+            on_game(g)
         if progress:
             progress(i + 1)
     dt = time.perf_counter() - t0
