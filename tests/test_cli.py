@@ -50,6 +50,7 @@ def test_scenario_applies_actions_and_prints_state(capsys) -> None:
 
 def test_scenario_view_shows_only_what_the_player_sees(capsys) -> None:
     code, out, _ = run(capsys, "scenario", str(EXAMPLES / "patriarch.json"), "--do", "1A", "--view", "2")
+    assert code == 0
     view = json.loads(out)
     assert view["player"] == 1
     assert "drawn" not in view["pending"] and view["pending"]["drawn_count"] == 2
