@@ -126,6 +126,7 @@ class _Tables:
     c_wheat: list[int] = field(default_factory=list)
     static: list[tuple[tuple[int, ...], ...] | None] = field(default_factory=list)
     scoring: list[bool] = field(default_factory=list)
+    steps: list[tuple] = field(default_factory=list)
 
 
 _TABLES: dict[tuple[str, int, Options], _Tables] = {}
@@ -162,6 +163,7 @@ def _tables(cards: CardSet, options: Options) -> _Tables:
         t.pat_card.append(p.deck == "patriarch")
         t.flip.append(p.flip)
         t.scoring.append(p.points != 0 or p.per_wheat)
+        t.steps.append(tuple(() if a is None else tuple((_OPS[e.op], e) for e in a.effects) for a in acts))
         # Legal turn ids of a front card with no costly option, per caravan (the fast path).
         if costly or options.min_caravan_two:
             t.static.append(None)
@@ -497,12 +499,12 @@ class Game:
             self._end_turn()
             return
         kind, slot, i, ctx = cont
-        effects = self.t.act[kind][slot].effects
-        n = len(effects)
+        steps = self.t.steps[kind][slot]
+        n = len(steps)
         while i < n:
-            eff = effects[i]
+            op, eff = steps[i]
             i += 1
-            if not _OPS[eff.op](self, eff, ctx):
+            if not op(self, eff, ctx):
                 self.cont = (kind, slot, i, self.cont[3])
                 return
             ctx = self.cont[3]
@@ -1011,7 +1013,7 @@ def _h_resource(g: Game, action: int) -> bool:
                 break
         left -= 1
         if left:
-            return g._pend(p, "resource", g.pend_legal_from_gains(gains), ("gain", left, gains))
+            return g._pend(p, "resource", _gain_legal(gains), ("gain", left, gains))
         return True
     raise AssertionError(mode)
 
@@ -1019,8 +1021,6 @@ def _h_resource(g: Game, action: int) -> bool:
 def _gain_legal(gains: tuple) -> list[int]:
     return [A.RES + r for choices, _ in gains for r in choices]
 
-
-Game.pend_legal_from_gains = staticmethod(_gain_legal)  # type: ignore[attr-defined]
 
 
 def _h_keep(g: Game, action: int) -> bool:
