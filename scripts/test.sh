@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
-# Set up a virtual environment with the project and its test tools, then run every test and lint.
+# Set up .venv/ with the project and its test tools, then lint and run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$PY" -m venv .venv
-fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[test]"
+bash scripts/setup.sh test
 .venv/bin/ruff check src tests
 .venv/bin/python -m pytest "$@"

@@ -7,3 +7,5 @@ try:
     import kashgar  # noqa: F401
 except ImportError:  # pragma: no cover - depends on how the tests are run
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/helpers.py

@@ -377,6 +377,20 @@ _PERSON_FIELDS = {
 _CONTRACT_FIELDS = {"id", "en", "de", "kind", "copies", "points", "mules", "cost", "payout", "src", "seeds"}
 
 
+def _entry(raw: Any, i: int, table: str, allowed: set[str]) -> tuple[str, _Where]:
+    """Check the shape and id of one [[person]] or [[contract]] entry."""
+    cid = raw.get("id") if isinstance(raw, dict) else None
+    where = _Where(cid if isinstance(cid, str) else f"{table} #{i + 1}")
+    if not isinstance(raw, dict):
+        raise where.fail(table, "expected a table")
+    for key in raw:
+        if key not in allowed:
+            raise where.fail(key, "unknown field")
+    if not isinstance(cid, str) or not cid or not all(ch.isalnum() or ch == "-" for ch in cid):
+        raise where.fail("id", "expected a slug of letters, digits and '-'")
+    return cid, where
+
+
 def parse_cards(data: dict, digest: str = "") -> CardSet:
     """Validate parsed TOML data and compile it into a :class:`CardSet`."""
     if not isinstance(data, dict):
@@ -395,15 +409,7 @@ def parse_cards(data: dict, digest: str = "") -> CardSet:
     seen: dict[str, int] = {}
     flips: list[str] = []
     for i, raw in enumerate(raw_persons):
-        card = raw.get("id") if isinstance(raw, dict) else None
-        where = _Where(card if isinstance(card, str) else f"person #{i + 1}")
-        if not isinstance(raw, dict):
-            raise where.fail("person", "expected a table")
-        for key in raw:
-            if key not in _PERSON_FIELDS:
-                raise where.fail(key, "unknown field")
-        if not isinstance(card, str) or not card or not all(ch.isalnum() or ch == "-" for ch in card):
-            raise where.fail("id", "expected a slug of letters, digits and '-'")
+        card, where = _entry(raw, i, "person", _PERSON_FIELDS)
         if card in seen:
             raise where.fail("id", "duplicate id")
         deck = raw.get("deck")
@@ -470,15 +476,7 @@ def parse_cards(data: dict, digest: str = "") -> CardSet:
     contracts: list[Contract] = []
     cseen: dict[str, int] = {}
     for i, raw in enumerate(raw_contracts):
-        cid = raw.get("id") if isinstance(raw, dict) else None
-        where = _Where(cid if isinstance(cid, str) else f"contract #{i + 1}")
-        if not isinstance(raw, dict):
-            raise where.fail("contract", "expected a table")
-        for key in raw:
-            if key not in _CONTRACT_FIELDS:
-                raise where.fail(key, "unknown field")
-        if not isinstance(cid, str) or not cid or not all(ch.isalnum() or ch == "-" for ch in cid):
-            raise where.fail("id", "expected a slug of letters, digits and '-'")
+        cid, where = _entry(raw, i, "contract", _CONTRACT_FIELDS)
         if cid in cseen or cid in seen:
             raise where.fail("id", "duplicate id")
         kind = raw.get("kind")

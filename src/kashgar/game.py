@@ -428,7 +428,7 @@ class Game:
         if (self.end_triggered and nxt == self.start_player) or self.turn_no >= self.options.turn_limit:
             self._finish()
             return
-        if self.hist is not None and self.hist[0] == A.PASS and not any(self.car):
+        if not any(self.car):  # nobody has a card left: nobody can ever act again
             self._finish()
             return
         self.turn_player = nxt

@@ -66,11 +66,13 @@ def load_scenario(data: Any, cards: CardSet | None = None) -> Game:
     left[cards.patriarch] = P[cards.patriarch].copies
     left[cards.matriarch] = 0
     exp = dict(options.expansion)
+    out_of_game: list[int] = []  # Cut and Thrust copies not in this game: in the box
     for p in P:
         if p.deck == "expansion":
             if p.id in exp and exp[p.id] > p.copies:
                 raise ScenarioError(f"options.expansion: {p.id!r} has only {p.copies} copies")
             left[p.index] = exp.get(p.id, 0)
+            out_of_game.extend([p.index] * (p.copies - left[p.index]))
     for cid in exp:
         if cid not in cards.person_index or P[cards.person_index[cid]].deck != "expansion":
             raise ScenarioError(f"options.expansion: {cid!r} is not a Cut and Thrust card")
@@ -231,7 +233,7 @@ def load_scenario(data: Any, cards: CardSet | None = None) -> Game:
         raise ScenarioError(f"decks.contracts.cards: contracts are never removed from the game; not placed: {missing}")
     for k, m in left.items():
         box.extend([k] * m)
-    g.box = tuple(box)
+    g.box = tuple(box + out_of_game)
     if display_raw is None:
         g.display = ()
         g._refill_display()
