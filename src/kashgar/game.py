@@ -127,6 +127,7 @@ class _Tables:
     static: list[tuple[tuple[int, ...], ...] | None] = field(default_factory=list)
     scoring: list[bool] = field(default_factory=list)
     steps: list[tuple] = field(default_factory=list)
+    turn_limit: int = 0
 
 
 _TABLES: dict[tuple[str, int, Options], _Tables] = {}
@@ -137,7 +138,7 @@ def _tables(cards: CardSet, options: Options) -> _Tables:
     t = _TABLES.get(key)
     if t is not None:
         return t
-    t = _Tables(cards, options)
+    t = _Tables(cards, options, turn_limit=options.turn_limit)
     from .cards import Action
 
     for p in cards.persons:
@@ -378,7 +379,10 @@ class Game:
         self.hist = (action, self.hist)
         self.pend_legal = None
         if _HANDLERS[self.pend_kind](self, action):
-            self._resume()
+            if self.cont is None:
+                self._end_turn()
+            else:
+                self._resume()
 
     def history(self) -> list[int]:
         """Every action applied since the start (or since the scenario was loaded)."""
@@ -425,7 +429,7 @@ class Game:
         n = self.n
         nxt = (self.turn_player + 1) % n
         self.turn_no += 1
-        if (self.end_triggered and nxt == self.start_player) or self.turn_no >= self.options.turn_limit:
+        if (self.end_triggered and nxt == self.start_player) or self.turn_no >= self.t.turn_limit:
             self._finish()
             return
         if not any(self.car):  # nobody has a card left: nobody can ever act again
@@ -939,13 +943,16 @@ def _tupled(x: Any) -> Any:
 # ============================================================================================
 # Decision handlers: (game, action) -> True when the op in progress is finished.
 
+_PASS = A.PASS
+
 
 def _h_turn(g: Game, action: int) -> bool:
-    p = g.turn_player
-    if action == A.PASS:
+    if action == _PASS:
         g.cont = None
         return True
-    c, o = divmod(action, 4)
+    p = g.turn_player
+    c = action >> 2
+    o = action & 3
     i = p * 4 + c
     cards = g.car[i]
     k = cards[0]
