@@ -209,3 +209,32 @@ def test_pending_draw_is_private() -> None:
     theirs = g.observation(1 - p)["pending"]
     assert len(mine["drawn"]) == 2 and mine["drawn_count"] == 2
     assert "drawn" not in theirs and theirs["drawn_count"] == 2
+
+
+@SETTINGS
+@given(options=options_st, seed=st.integers(0, 2**31), cut=st.integers(0, 250), rseed=st.integers(0, 1000))
+def test_redeal_depends_only_on_what_the_player_knows(options: Options, seed: int, cut: int, rseed: int) -> None:
+    g = Game.new(options, seed)
+    rng = random.Random(seed)
+    for _ in range(cut):
+        if g.over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    p = g.to_move if not g.over else 0
+    other = g.redeal(p, rseed + 1)  # same view for p, different hidden cards
+    assert other.observation(p) == g.observation(p)
+    assert g.redeal(p, rseed).fingerprint() == other.redeal(p, rseed).fingerprint()
+
+
+def test_forced_draws_and_draw_log() -> None:
+    g = Game.new(Options(players=2), 4)
+    probe = g.copy()
+    probe.draw_log = []
+    probe.apply("1A")
+    assert [d for d, _ in probe.draw_log] == [0, 0]
+    pool = probe.draw_log[0][1]
+    assert len(pool) == 76
+    want = (CARDS.person_index["warrior"], CARDS.person_index["baker"])
+    g.forced = want
+    g.apply("1A")
+    assert sorted(g.pend_data[1]) == sorted(want) and g.forced == ()

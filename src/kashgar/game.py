@@ -188,7 +188,7 @@ class Game:
         "cards", "options", "t", "n", "res", "car", "ncar", "fulfilled", "points", "last_gain",
         "decks", "discard", "display", "box", "spare", "start_player", "turn_player", "turn_no",
         "step", "end_triggered", "over", "rng", "pend_player", "pend_kind", "pend_legal",
-        "pend_data", "cont", "hist", "seed",
+        "pend_data", "cont", "hist", "seed", "forced", "draw_log",
     )
 
     # ---------------------------------------------------------------- construction
@@ -289,6 +289,8 @@ class Game:
         g.pend_data = ()
         g.cont = None
         g.hist = None
+        g.forced = ()
+        g.draw_log = None
         return g
 
     def copy(self) -> Game:
@@ -323,6 +325,8 @@ class Game:
         g.cont = self.cont
         g.hist = self.hist
         g.seed = self.seed
+        g.forced = self.forced
+        g.draw_log = None
         return g
 
     __copy__ = copy
@@ -558,20 +562,37 @@ class Game:
             self.end_triggered = True
 
     def _draw(self, d: int) -> int | None:
-        """Draw the top card of deck ``d`` (None if it is empty)."""
+        """Draw the top card of deck ``d`` (None if it is empty).
+
+        A draw from the pool is the only chance event of the game. ``forced`` (a tuple of card
+        kinds) overrides the next pool draws, and ``draw_log`` (when a list) records each draw
+        as ``(deck, pool before the draw or None if the card was not random)``: the OpenSpiel
+        adapter uses both to expose draws as explicit chance nodes.
+        """
         top, pool, under = self.decks[d]
         if top:
             self.decks[d] = (top[1:], pool, under)
+            if self.draw_log is not None:
+                self.draw_log.append((d, None))
             return top[0]
         if not pool and not under and d == STANDARD and self.options.reshuffle_discard and self.discard:
             pool = self.discard
             self.discard = ()
         if pool:
-            self.rng, i = below(self.rng, len(pool))
+            if self.draw_log is not None:
+                self.draw_log.append((d, pool))
+            if self.forced:
+                k = self.forced[0]
+                self.forced = self.forced[1:]
+                i = pool.index(k)
+            else:
+                self.rng, i = below(self.rng, len(pool))
             self.decks[d] = (top, pool[:i] + pool[i + 1:], under)
             return pool[i]
         if under:
             self.decks[d] = (top, pool, under[1:])
+            if self.draw_log is not None:
+                self.draw_log.append((d, None))
             return under[0][0]
         return None
 
@@ -759,40 +780,44 @@ class Game:
     def redeal(self, player: int, rng: random.Random | int | None = None) -> Game:
         """A copy where everything ``player`` cannot see is re-sampled consistently.
 
-        Re-sampled: the order of every deck, the identity of cards under a deck that ``player``
-        did not place there, the cards another player drew for a pending choice, and the game's
-        random generator. Kept: everything ``player`` sees or knows.
+        Re-sampled: the identity of cards under a deck that ``player`` did not see go there, the
+        cards another player drew for a pending choice, and the game's random generator (which
+        decides every future draw from the unordered pools). Known top cards of a scenario become
+        ordinary unknown deck cards. The result depends only on what ``player`` knows and on
+        ``rng``: two games that differ only in hidden information give the same re-deal.
         """
-        if not 0 <= player < self.n:
+        if not isinstance(player, int) or not 0 <= player < self.n:
             raise ValueError(f"player must be 0..{self.n - 1}, got {player!r}")
         if rng is None:
             rng = random.Random()
         elif isinstance(rng, int):
             rng = random.Random(rng)
         g = self.copy()
+        g.forced = ()
         drawn = self._pending_drawn() if self.pend_player != player else None
         for d in range(3):
             top, pool, under = g.decks[d]
-            unknown = list(top) + list(pool)
-            hidden_under = [i for i, (_, mask) in enumerate(under) if not mask >> player & 1]
-            unknown.extend(under[i][0] for i in hidden_under)
-            extra: tuple[int, ...] = ()
-            if drawn is not None and drawn[0] == d:
-                extra = drawn[1]
-                unknown.extend(extra)
-            rng.shuffle(unknown)
-            it = iter(unknown)
-            new_top = tuple(next(it) for _ in top)
+            hidden = [i for i, (_, mask) in enumerate(under) if not mask >> player & 1]
+            extra: tuple[int, ...] = drawn[1] if drawn is not None and drawn[0] == d else ()
+            if not hidden and not extra:
+                g.decks[d] = ((), tuple(sorted(top + pool)), under)
+                continue
+            unknown = sorted(top + pool + tuple(under[i][0] for i in hidden) + extra)
             new_under = list(under)
-            for i in hidden_under:
-                new_under[i] = (next(it), under[i][1])
-            new_extra = tuple(next(it) for _ in extra)
-            new_pool = tuple(it)
-            g.decks[d] = (new_top, new_pool, tuple(new_under))
+            for i in hidden:
+                new_under[i] = (unknown.pop(rng.randrange(len(unknown))), under[i][1])
+            new_extra = tuple(unknown.pop(rng.randrange(len(unknown))) for _ in extra)
+            g.decks[d] = ((), tuple(unknown), tuple(new_under))
             if extra:
                 g._replace_pending_drawn(new_extra)
         g.rng = seed_state(rng.getrandbits(64))
         return g
+
+    def info_key(self, player: int) -> str:
+        """A string equal for two positions exactly when ``player`` sees them the same way."""
+        import json
+
+        return json.dumps(self.observation(player), sort_keys=True)
 
     def _replace_pending_drawn(self, cards: tuple[int, ...]) -> None:
         if self.pend_kind == "keep":
@@ -838,6 +863,7 @@ class Game:
             "pend_legal": None if self.pend_legal is None else list(self.pend_legal),
             "pend_data": _jsonable(self.pend_data),
             "cont": _jsonable(self.cont),
+            "forced": list(self.forced),
             "history": self.history(),
         }
 
@@ -872,6 +898,7 @@ class Game:
             g.pend_legal = None if d["pend_legal"] is None else tuple(d["pend_legal"])
             g.pend_data = _tupled(d["pend_data"])
             g.cont = _tupled(d["cont"])
+            g.forced = tuple(d.get("forced", ()))
             for a in d.get("history", []):
                 g.hist = (a, g.hist)
         except ScenarioError:
