@@ -99,6 +99,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--records", metavar="DIR", help="save the record of every game into DIR")
 
+    p = sub.add_parser("play", help="play in the terminal: hotseat and against the bots")
+    _add_cards(p)
+    _add_options(p)
+    p.add_argument("--bots", type=int, default=1, help="how many of the seats are bots (default 1)")
+    p.add_argument("--level", default="normal", help="bot level: easy, normal, hard, or a bot spec such as heuristic")
+    p.add_argument("--lang", default="en", choices=["en", "de"])
+    p.add_argument("--seed", type=int, default=None, help="seed for the deal (default: random)")
+    p.add_argument("--load", metavar="FILE", help="resume a saved game (a game record)")
+    p.add_argument("--save", metavar="FILE", help="where to save the record (default: kashgar-<date>.json)")
+
     p = sub.add_parser("bench", help="measure engine speed")
     _add_cards(p)
     p.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
@@ -245,7 +255,14 @@ def _cmd_bench(args: argparse.Namespace, cards: CardSet) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace, cards: CardSet) -> int:
+    from .tui import run
+
+    return run(args, cards)
+
+
 _COMMANDS = {
+    "play": _cmd_play,
     "cards": _cmd_cards,
     "scenario": _cmd_scenario,
     "replay": _cmd_replay,
