@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from .actions import NotationError
+from .bots import BotError
 from .cards import CardDataError, CardSet, load_cards
 from .game import IllegalAction, Options, ScenarioError
 
@@ -99,6 +100,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--records", metavar="DIR", help="save the record of every game into DIR")
 
+    p = sub.add_parser("tournament", help="play bots against each other in rotating seats")
+    _add_cards(p)
+    _add_options(p)
+    p.add_argument("--bots", required=True, metavar="SPECS",
+                   help="comma-separated bots, one per seat (or fewer, repeated in order): random, heuristic, "
+                   "ismcts, ismcts:easy|normal|hard, ismcts:iterations=N, ismcts:seconds=S")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
+    p.add_argument("--ray", metavar="ADDRESS", help="run the games on a Ray cluster (or 'local' to start one here)")
+    p.add_argument("--records", metavar="DIR", help="save the record of every game into DIR")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("play", help="play in the terminal: hotseat and against the bots")
     _add_cards(p)
     _add_options(p)
@@ -121,12 +135,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         cards = load_cards(args.cards) if getattr(args, "cards", None) else load_cards()
         return _COMMANDS[args.command](args, cards)
-    except (CardDataError, ScenarioError, IllegalAction, NotationError, UsageError, ValueError) as exc:
+    except (CardDataError, ScenarioError, IllegalAction, NotationError, UsageError, BotError, ValueError) as exc:
         print(f"kashgar {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _console():
+    """A rich console; piped to a file or a pager, wide enough not to squeeze tables."""
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=160)
 
 
 def _cmd_cards(args: argparse.Namespace, cards: CardSet) -> int:
@@ -135,13 +157,9 @@ def _cmd_cards(args: argparse.Namespace, cards: CardSet) -> int:
     if args.json:
         print(json.dumps(text.cards_json(cards, args.lang), indent=1, ensure_ascii=False))
         return 0
-    from rich.console import Console
 
     table = text.contracts_table(cards, args.lang) if args.contracts else text.cards_table(cards, args.lang)
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)  # piped to a file or a pager: do not squeeze the card texts
-    console.print(table)
+    _console().print(table)
     return 0
 
 
@@ -255,6 +273,45 @@ def _cmd_bench(args: argparse.Namespace, cards: CardSet) -> int:
     return 0
 
 
+def _cmd_tournament(args: argparse.Namespace, cards: CardSet) -> int:
+    from .tournament import check_bots, run_tournament
+
+    options = build_options(args, cards)
+    bots = check_bots(args.bots.split(","), options.players)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    kw = dict(
+        bots=bots, options=options, games=args.games, seed=args.seed, workers=args.workers, ray_address=args.ray,
+        cards_path=args.cards, records_dir=args.records,
+    )
+    if args.json:
+        result = run_tournament(**kw)
+        print(json.dumps(result, indent=1))
+        return 0
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    with Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True)) as prog:
+        task = prog.add_task("games", total=args.games)
+        result = run_tournament(**kw, progress=lambda i: prog.update(task, completed=i))
+    t = Table(title=f"{result['games']} games, {result['players']} players, seed {result['seed']}")
+    for col in ("bot", "seats", "wins", "win rate", "95% CI", "avg points", "win rate by seat", "ms/decision"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for b in result["bots"]:
+        seats = " ".join(f"{x['win_rate']:.0%}" if x["win_rate"] is not None else "-" for x in b["by_seat"])
+        t.add_row(b["bot"], str(b["seats_per_game"]), str(b["wins"]), f"{b['win_rate']:.1%}",
+                  f"{b['ci95'][0]:.1%}-{b['ci95'][1]:.1%}", str(b["avg_points"]), seats, str(b["ms_per_decision"]))
+    _console().print(t)
+    rates = ", ".join(f"seat {i + 1}: {r:.1%}" for i, r in enumerate(result["seat_win_rates"]))
+    print(f"average length {result['avg_turns']} turns, {result['avg_actions']} actions; wins by seat: {rates}")
+    print(f"{result['seconds']} s with {result['workers']} worker(s)" + (f" on Ray ({args.ray})" if args.ray else ""))
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace, cards: CardSet) -> int:
     from .tui import run
 
@@ -262,6 +319,7 @@ def _cmd_play(args: argparse.Namespace, cards: CardSet) -> int:
 
 
 _COMMANDS = {
+    "tournament": _cmd_tournament,
     "play": _cmd_play,
     "cards": _cmd_cards,
     "scenario": _cmd_scenario,

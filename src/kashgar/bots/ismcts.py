@@ -1,0 +1,195 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS).
+
+Each iteration draws a determinization, a full game consistent with what the bot's seat knows
+(:meth:`kashgar.bots.base.Seat.determinize`, i.e. :meth:`kashgar.game.Game.redeal`), and walks one
+tree shared by all determinizations: actions not legal in this determinization are skipped, and
+UCB uses availability counts (how often a child was selectable) instead of the parent's visits.
+Decisions of every player, sub-decisions included, are nodes of the tree; draws happen inside
+the determinization. A leaf is scored by an optional short random playout followed by the
+heuristic evaluation (:func:`kashgar.bots.heuristic.evaluate`), turned into a value in [0, 1]
+for every player; finished games score 1 for the winner and 0 for the others.
+
+Budgets are iterations (reproducible from the seed) or seconds (not reproducible). Levels:
+``easy`` 150 iterations, ``normal`` 700, ``hard`` 3,000.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..game import Game
+from .base import Bot, BotError, Seat
+from .heuristic import DEFAULT, Weights, evaluate, finish_turn, greedy_choice
+
+LEVELS = {"easy": 150, "normal": 700, "hard": 3000}
+
+
+def budget_from_arg(arg: str) -> dict:
+    """Parse the part after ``ismcts:``: a level, ``iterations=N`` or ``seconds=S``."""
+    arg = arg.strip().lower()
+    if not arg:
+        return {"iterations": LEVELS["normal"]}
+    if arg in LEVELS:
+        return {"iterations": LEVELS[arg]}
+    key, eq, value = arg.partition("=")
+    if not eq:
+        raise BotError(f"unknown ismcts level {arg!r} (levels: {', '.join(LEVELS)}; or iterations=N, seconds=S)")
+    if key in ("iterations", "iters"):
+        try:
+            n = int(value)
+        except ValueError:
+            raise BotError(f"ismcts iterations must be a whole number, got {value!r}") from None
+        if not 1 <= n <= 10_000_000:
+            raise BotError(f"ismcts iterations must be from 1 to 10,000,000, got {n}")
+        return {"iterations": n}
+    if key in ("seconds", "secs", "s"):
+        try:
+            s = float(value)
+        except ValueError:
+            raise BotError(f"ismcts seconds must be a number, got {value!r}") from None
+        if not 0.001 <= s <= 3600 or math.isnan(s):
+            raise BotError(f"ismcts seconds must be from 0.001 to 3600, got {value}")
+        return {"seconds": s}
+    raise BotError(f"unknown ismcts budget {key!r} (use iterations=N or seconds=S)")
+
+
+class Node:
+    """A tree node: the action that led here was taken by ``player``."""
+
+    __slots__ = ("avail", "children", "n", "w")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
+
+
+class ISMCTSBot(Bot):
+    """Information-set MCTS with a budget in iterations or seconds per decision."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout_turns: int = 0,
+        temperature: float = 12.0,
+        finish: bool = True,
+        parity: bool = True,
+        weights: Weights = DEFAULT,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            iterations = LEVELS["normal"]
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = exploration
+        self.rollout_turns = rollout_turns
+        self.temperature = temperature
+        self.weights = weights
+        self.finish = finish
+        self.parity = parity
+        self.me = 0
+        self.last_iterations = 0
+
+    # ------------------------------------------------------------------ search
+
+    def choose(self, seat: Seat) -> int:
+        legal = seat.legal_actions()
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = Node()
+        self.me = seat.player
+        rng = self.rng
+        limit = self.iterations
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        i = 0
+        while True:
+            if limit is not None and i >= limit:
+                break
+            if deadline is not None and (i & 15) == 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, seat.determinize(rng))
+            i += 1
+            # Stop early once the most visited root action cannot be overtaken.
+            if limit is not None and (i & 63) == 0 and i < limit:
+                visits = sorted((ch.n for ch in root.children.values()), reverse=True)
+                if len(visits) > 1 and visits[0] - visits[1] > limit - i:
+                    break
+        self.last_iterations = i
+        children = root.children
+        return max(legal, key=lambda a: (children[a].n, children[a].w) if a in children else (-1, 0.0))
+
+    def _iterate(self, root: Node, g: Game) -> None:
+        node = root
+        path: list[tuple[Node, int]] = []
+        rand = self.rng.random
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        while not g.over:
+            legal = g.legal()
+            p = g.pend_player
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                a = untried[int(rand() * len(untried))]
+                for b in legal:
+                    ch = children.get(b)
+                    if ch is not None:
+                        ch.avail += 1
+                child = children[a] = Node()
+                g.apply_unchecked(a)
+                path.append((child, p))
+                break
+            best = None
+            best_u = -1.0
+            for a in legal:
+                ch = children[a]
+                ch.avail += 1
+                u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                if u > best_u:
+                    best_u, best = u, a
+            node = children[best]
+            g.apply_unchecked(best)
+            path.append((node, p))
+        values = self._values(g)
+        for node, p in path:
+            node.n += 1
+            node.w += values[p]
+
+    def _values(self, g: Game) -> list[float]:
+        """Value in [0, 1] of the position for every player."""
+        if not g.over and self.rollout_turns:
+            end = g.turn_no + self.rollout_turns
+            rand = self.rng.random
+            while not g.over and g.turn_no < end:
+                legal = g.legal()
+                g.apply_unchecked(legal[int(rand() * len(legal))])
+        if self.parity:
+            # Score every leaf at the same point: the start of the searching player's next turn.
+            w = self.weights
+            me = self.me
+            guard = g.step + 400
+            while not g.over and not (g.pend_kind == "turn" and g.pend_player == me) and g.step < guard:
+                g.apply_unchecked(greedy_choice(g, w))
+        elif self.finish and not g.over and g.pend_kind != "turn":
+            finish_turn(g, self.weights)
+        n = g.n
+        if g.over:
+            w = g.winner()
+            return [1.0 if q == w else 0.0 for q in range(n)]
+        s = [evaluate(g, q, self.weights) for q in range(n)]
+        t = self.temperature
+        out = []
+        for q in range(n):
+            other = max(s[r] for r in range(n) if r != q)
+            x = (s[q] - other) / t
+            out.append(1.0 / (1.0 + math.exp(-x)) if x > -50 else 0.0)
+        return out
