@@ -268,8 +268,10 @@ def _cmd_bench(args: argparse.Namespace, cards: CardSet) -> int:
         print(f"random {key[0]}-player games: {r['steps_per_second']:>9,} steps/s  {r['games_per_second']:>8,.1f} games/s  "
               f"({r['steps_per_game']} steps/game, {r['games']} games in {r['seconds']} s)")
     print(f"game copy: {result['copy_us']} µs")
+    print(f"ismcts at the start of a 2-player game: {result['ismcts_iterations_per_second_2p_start']:,} iterations/s")
     tg = result["targets"]
-    print(f"targets: >= {tg['steps_per_second']:,} steps/s, >= {tg['games_per_second_2p']:,} 2-player games/s, copy <= {tg['copy_us']} µs")
+    print(f"targets: >= {tg['steps_per_second']:,} steps/s, >= {tg['games_per_second_2p']:,} 2-player games/s, "
+          f"copy <= {tg['copy_us']} µs, ismcts >= {tg['ismcts_iterations_per_second']:,} iterations/s")
     return 0
 
 

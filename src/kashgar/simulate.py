@@ -115,6 +115,23 @@ def bench(seconds: float = 3.0, cards: Any = None) -> dict:
             p.copy()
     dt = time.perf_counter() - t0
     out["copy_us"] = round(dt / (reps * len(positions)) * 1e6, 3)
-    # Legal-actions + apply cost per step, isolated from game setup.
-    out["targets"] = {"steps_per_second": 200_000, "games_per_second_2p": 1000, "copy_us": 3.0}
+    # ISMCTS speed at the start of a 2-player game (first decision of several deals).
+    from .bots.base import Seat
+    from .bots.ismcts import ISMCTSBot
+
+    iters = 0
+    t0 = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - t0 < seconds:
+        g = Game.new(Options(players=2), seed, cards)
+        bot = ISMCTSBot(seed, iterations=1000)
+        bot.early_stop = False
+        bot.choose(Seat(g, g.to_move))
+        iters += bot.last_iterations
+        seed += 1
+    out["ismcts_iterations_per_second_2p_start"] = round(iters / (time.perf_counter() - t0))
+    out["targets"] = {
+        "steps_per_second": 200_000, "games_per_second_2p": 1000, "copy_us": 3.0,
+        "ismcts_iterations_per_second": 3000,
+    }
     return out

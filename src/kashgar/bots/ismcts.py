@@ -80,7 +80,7 @@ class ISMCTSBot(Bot):
         rollout_turns: int = 0,
         temperature: float = 12.0,
         finish: bool = True,
-        parity: bool = True,
+        parity: bool = False,
         weights: Weights = DEFAULT,
     ) -> None:
         super().__init__(seed)
@@ -95,6 +95,7 @@ class ISMCTSBot(Bot):
         self.finish = finish
         self.parity = parity
         self.me = 0
+        self.early_stop = True
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ search
@@ -108,7 +109,8 @@ class ISMCTSBot(Bot):
         self.me = seat.player
         rng = self.rng
         limit = self.iterations
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
         i = 0
         while True:
             if limit is not None and i >= limit:
@@ -117,10 +119,15 @@ class ISMCTSBot(Bot):
                 break
             self._iterate(root, seat.determinize(rng))
             i += 1
-            # Stop early once the most visited root action cannot be overtaken.
-            if limit is not None and (i & 63) == 0 and i < limit:
+            # Stop early once the most visited root action cannot be overtaken in the budget left.
+            if self.early_stop and (i & 63) == 0:
+                if limit is not None:
+                    left = limit - i
+                else:
+                    now = time.perf_counter()
+                    left = int((deadline - now) * i / max(now - start, 1e-9))  # type: ignore[operator]
                 visits = sorted((ch.n for ch in root.children.values()), reverse=True)
-                if len(visits) > 1 and visits[0] - visits[1] > limit - i:
+                if len(visits) > 1 and visits[0] - visits[1] > left:
                     break
         self.last_iterations = i
         children = root.children
