@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test,rl,ray
-.venv/bin/ruff check src tests
+.venv/bin/ruff check src tests examples
 .venv/bin/python -m pytest "$@"
