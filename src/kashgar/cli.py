@@ -121,7 +121,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", default="en", choices=["en", "de"])
     p.add_argument("--seed", type=int, default=None, help="seed for the deal (default: random)")
     p.add_argument("--load", metavar="FILE", help="resume a saved game (a game record)")
-    p.add_argument("--save", metavar="FILE", help="where to save the record (default: kashgar-<date>.json)")
+    p.add_argument("--save", metavar="FILE", help="where to save the record (default: kashgar-YYYY-MM-DD-HHMM.json; "
+                   "with --load, that file); when given, the record is also written after every move")
 
     p = sub.add_parser("bench", help="measure engine speed")
     _add_cards(p)

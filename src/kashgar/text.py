@@ -42,6 +42,11 @@ _POSSESSIVE_DE = {  # accusative possessive by gender
 }
 _COLOURS = ("yellow", "magenta", "red", "green", "dark_orange", "bright_yellow", "white")
 
+
+def resource_colour(r: int) -> str:
+    """The rich colour used for resource ``r`` (index into kashgar.cards.RESOURCES)."""
+    return _COLOURS[r]
+
 _NUMBER_WORDS = {
     "en": ("zero", "one", "two", "three", "four", "five"),
     "de": ("null", "ein", "zwei", "drei", "vier", "fünf"),
