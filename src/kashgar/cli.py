@@ -124,6 +124,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="FILE", help="where to save the record (default: kashgar-YYYY-MM-DD-HHMM.json; "
                    "with --load, that file); when given, the record is also written after every move")
 
+    p = sub.add_parser("serve", help="play in the browser: the game server (lobby, table, bots)")
+    from .server.__main__ import add_arguments as _serve_arguments
+
+    _serve_arguments(p)
+
     p = sub.add_parser("bench", help="measure engine speed")
     _add_cards(p)
     p.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
@@ -321,7 +326,14 @@ def _cmd_play(args: argparse.Namespace, cards: CardSet) -> int:
     return run(args, cards)
 
 
+def _cmd_serve(args: argparse.Namespace, cards: CardSet) -> int:
+    from .server.__main__ import run
+
+    return run(args)
+
+
 _COMMANDS = {
+    "serve": _cmd_serve,
     "tournament": _cmd_tournament,
     "play": _cmd_play,
     "cards": _cmd_cards,
