@@ -4,8 +4,10 @@ Each iteration draws a determinization, a full game consistent with what the bot
 (:meth:`kashgar.bots.base.Seat.determinize`, i.e. :meth:`kashgar.game.Game.redeal`), and walks one
 tree shared by all determinizations: actions not legal in this determinization are skipped, and
 UCB uses availability counts (how often a child was selectable) instead of the parent's visits.
-Decisions of every player, sub-decisions included, are nodes of the tree; draws happen inside
-the determinization. A leaf is scored by an optional short random playout followed by the
+The bot's own decisions, sub-decisions included, are the nodes of the tree; opponents are modelled
+by the heuristic's greedy policy (``opponent_model="greedy"``, the default: the tree then plans
+several of our own turns deep instead of spreading visits over opponent replies), or are nodes of
+the tree too (``opponent_model="tree"``). Draws happen inside the determinization. A leaf is scored by an optional short random playout followed by the
 heuristic evaluation (:func:`kashgar.bots.heuristic.evaluate`), turned into a value in [0, 1]
 for every player; finished games score 1 for the winner and 0 for the others.
 
@@ -81,6 +83,7 @@ class ISMCTSBot(Bot):
         temperature: float = 12.0,
         finish: bool = True,
         parity: bool = False,
+        opponent_model: str = "greedy",
         weights: Weights = DEFAULT,
     ) -> None:
         super().__init__(seed)
@@ -94,6 +97,9 @@ class ISMCTSBot(Bot):
         self.weights = weights
         self.finish = finish
         self.parity = parity
+        if opponent_model not in ("tree", "greedy"):
+            raise BotError(f"opponent_model must be 'tree' or 'greedy', got {opponent_model!r}")
+        self.greedy_opponents = opponent_model == "greedy"
         self.me = 0
         self.early_stop = True
         self.last_iterations = 0
@@ -140,9 +146,16 @@ class ISMCTSBot(Bot):
         c = self.c
         log = math.log
         sqrt = math.sqrt
+        greedy = self.greedy_opponents
+        me = self.me
+        w = self.weights
         while not g.over:
-            legal = g.legal()
             p = g.pend_player
+            if greedy and p != me:
+                # Opponents are modelled by the heuristic policy: the tree holds only our decisions.
+                g.apply_unchecked(greedy_choice(g, w))
+                continue
+            legal = g.legal()
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
