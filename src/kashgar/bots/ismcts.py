@@ -82,7 +82,6 @@ class ISMCTSBot(Bot):
         rollout_turns: int = 0,
         temperature: float = 12.0,
         finish: bool = True,
-        parity: bool = False,
         opponent_model: str = "greedy",
         weights: Weights = DEFAULT,
     ) -> None:
@@ -96,7 +95,6 @@ class ISMCTSBot(Bot):
         self.temperature = temperature
         self.weights = weights
         self.finish = finish
-        self.parity = parity
         if opponent_model not in ("tree", "greedy"):
             raise BotError(f"opponent_model must be 'tree' or 'greedy', got {opponent_model!r}")
         self.greedy_opponents = opponent_model == "greedy"
@@ -192,15 +190,8 @@ class ISMCTSBot(Bot):
             while not g.over and g.turn_no < end:
                 legal = g.legal()
                 g.apply_unchecked(legal[int(rand() * len(legal))])
-        if self.parity:
-            # Score every leaf at the same point: the start of the searching player's next turn.
-            w = self.weights
-            me = self.me
-            guard = g.step + 400
-            while not g.over and not (g.pend_kind == "turn" and g.pend_player == me) and g.step < guard:
-                g.apply_unchecked(greedy_choice(g, w))
-        elif self.finish and not g.over and g.pend_kind != "turn":
-            finish_turn(g, self.weights)
+        if self.finish and not g.over and g.pend_kind != "turn":
+            finish_turn(g, self.weights)  # score leaves between turns, not halfway through one
         n = g.n
         if g.over:
             w = g.winner()
