@@ -813,12 +813,6 @@ class Game:
         g.rng = seed_state(rng.getrandbits(64))
         return g
 
-    def info_key(self, player: int) -> str:
-        """A string equal for two positions exactly when ``player`` sees them the same way."""
-        import json
-
-        return json.dumps(self.observation(player), sort_keys=True)
-
     def _replace_pending_drawn(self, cards: tuple[int, ...]) -> None:
         if self.pend_kind == "keep":
             d = self.pend_data
