@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bots import BotError, make_bot, parse_spec
+from .bots import BotError, make_bot
 from .cards import load_cards
 from .game import Game, Options
 
@@ -62,7 +62,6 @@ def check_bots(bots: list[str], players: int) -> list[str]:
         )
     for b in bots:
         make_bot(b, 0)  # raises BotError for an unknown bot, level or budget
-        parse_spec(b)
     return bots
 
 

@@ -136,7 +136,7 @@ def bench_openspiel(seconds: float, players: int = 2, observe: str = "") -> dict
     import pyspiel
     from open_spiel.python.observation import make_observation
 
-    from . import openspiel  # noqa: F401  (registers python_kashgar)
+    from .openspiel import sample_outcome  # importing it registers python_kashgar
 
     game = pyspiel.load_game(f"python_kashgar(players={players})")
     observer = make_observation(game)
@@ -147,15 +147,7 @@ def bench_openspiel(seconds: float, players: int = 2, observe: str = "") -> dict
         steps = chance = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                r = rng.random()
-                pick = outcomes[-1][0]
-                for a, p in outcomes:
-                    r -= p
-                    if r < 0:
-                        pick = a
-                        break
-                state.apply_action(pick)
+                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
                 chance += 1
             else:
                 if observe == "tensor":

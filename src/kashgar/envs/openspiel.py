@@ -85,6 +85,16 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+def sample_outcome(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
+    """One action of a chance node's ``(action, probability)`` list, drawn with ``rng``."""
+    r = rng.random()
+    for a, p in outcomes:
+        r -= p
+        if r < 0:
+            return a
+    return outcomes[-1][0]
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything a python_kashgar state needs, built once per parameter set."""
@@ -331,15 +341,7 @@ class KashgarState(pyspiel.State):
             new.tokens = new.tokens[: len(new.tokens) - k]
             new._refresh_next()
             for _ in range(k):
-                outcomes = new.chance_outcomes()
-                r = rng.random()
-                pick = outcomes[-1][0]
-                for a, p in outcomes:
-                    r -= p
-                    if r < 0:
-                        pick = a
-                        break
-                new._apply_draw(pick)
+                new._apply_draw(sample_outcome(new.chance_outcomes(), rng))
             return new
         raise pyspiel.SpielError("could not re-deal consistently with the drawn cards")
 
