@@ -186,12 +186,17 @@ def test_two_browsers_two_players(browser, server, tmp_path):
             patriarch_a = ".player.me .card.front[data-card=patriarch] button.act[data-action$='A']"
             me.wait_for_selector(patriarch_a)
             me.locator(patriarch_a).first.click()
-            # The Patriarch drew two cards: only the drawing player sees them.
-            me.wait_for_selector("#prompt .choices .card")
-            other.wait_for_function("() => document.querySelector('#prompt').textContent.includes('Waiting')")
-            assert other.locator("#prompt .card").count() == 0
-            assert me.locator("#prompt .choices .card").count() == 2
-            me.locator("#prompt .choices button.act").first.click()
+            # The Patriarch drew two cards: only the drawing player sees them.  Two copies of the
+            # same card leave a single choice, which the server applies by itself (about one deal
+            # in sixteen), so the turn may already have passed.
+            me.wait_for_function(
+                "() => document.querySelector('#prompt .choices .card') || !document.title.startsWith('●')"
+            )
+            if me.locator("#prompt .choices .card").count():
+                other.wait_for_function("() => document.querySelector('#prompt').textContent.includes('Waiting')")
+                assert other.locator("#prompt .card").count() == 0
+                assert me.locator("#prompt .choices .card").count() == 2
+                me.locator("#prompt .choices button.act").first.click()
             other.wait_for_function("() => document.title.startsWith('●')", timeout=10000)
             me.wait_for_function("() => !document.title.startsWith('●')")
         p1.screenshot(path=str(tmp_path / "ann.png"), full_page=True)

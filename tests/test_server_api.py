@@ -92,6 +92,19 @@ def stored_seed(server, gid: str) -> int:
         return c.execute(select(games.c.seed).where(games.c.id == gid)).scalar_one()
 
 
+def two_people_with_a_choice(server, api: Api) -> tuple[str, list[str]]:
+    """Like :func:`two_people`, but the first player's Patriarch (1A) draws two different cards,
+    so keeping one is a real decision (two copies of one card are kept automatically, which
+    happens in about one deal in sixteen)."""
+    for _ in range(100):
+        gid, toks = two_people(api)
+        g = Game.new(Options(players=2), stored_seed(server, gid))
+        g.apply("1A")
+        if len(g.legal()) > 1:
+            return gid, toks
+    raise AssertionError("no deal with two different cards in 100 games")
+
+
 # ------------------------------------------------------------------------------------------ games
 
 
@@ -266,7 +279,7 @@ def test_auth_and_bad_moves_change_nothing(server, api):
 
 
 def test_each_seat_sees_only_its_own_view(server, api):
-    gid, toks = two_people(api)
+    gid, toks = two_people_with_a_choice(server, api)
     seed = stored_seed(server, gid)
     s = api.state(gid, toks[0])
     seat = s["view"]["pending"]["player"]
@@ -336,8 +349,8 @@ def test_undo_with_one_person_goes_back_to_any_decision(api):
     assert r.status_code == 409 and "stale" in r.json()["error"]
 
 
-def test_undo_with_several_people_needs_consent_after_a_draw(api):
-    gid, toks = two_people(api)
+def test_undo_with_several_people_needs_consent_after_a_draw(server, api):
+    gid, toks = two_people_with_a_choice(server, api)
     s = api.state(gid, toks[0])
     p = s["view"]["pending"]["player"]
     tok, other = toks[p], toks[1 - p]
@@ -472,7 +485,7 @@ def test_my_games_lists_the_ones_waiting_for_me_first(api):
 
 def test_websocket_pushes_each_seat_its_own_view(server, api):
     websockets = pytest.importorskip("websockets")
-    gid, toks = two_people(api)
+    gid, toks = two_people_with_a_choice(server, api)
     s = api.state(gid, toks[0])
     p = s["view"]["pending"]["player"]
     ws_url = server.url.replace("http", "ws") + f"/ws/games/{gid}"
