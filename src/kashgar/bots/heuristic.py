@@ -172,6 +172,24 @@ def finish_turn(g: Game, w: Weights = DEFAULT) -> None:
         g.apply_unchecked(greedy_choice(g, w))
 
 
+def lookahead_choice(g: Game, w: Weights = DEFAULT) -> int:
+    """The heuristic bot's choice in a full game: each legal action is followed by the rest of
+    the turn played greedily, and the result is scored with :func:`relative`."""
+    legal = g.legal()
+    if len(legal) == 1:
+        return legal[0]
+    p = g.to_move
+    best_a, best_v = legal[0], float("-inf")
+    for a in legal:
+        h = g.copy()
+        h.apply_unchecked(a)
+        finish_turn(h, w)
+        v = relative(h, p, w)
+        if v > best_v:
+            best_a, best_v = a, v
+    return best_a
+
+
 class HeuristicBot(Bot):
     """Fast hand-written play: 1-ply over the legal actions with greedy sub-decisions."""
 
@@ -185,15 +203,4 @@ class HeuristicBot(Bot):
         legal = seat.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        g = seat.determinize(self.rng)
-        p = seat.player
-        w = self.weights
-        best_a, best_v = legal[0], float("-inf")
-        for a in legal:
-            h = g.copy()
-            h.apply_unchecked(a)
-            finish_turn(h, w)
-            v = relative(h, p, w)
-            if v > best_v:
-                best_a, best_v = a, v
-        return best_a
+        return lookahead_choice(seat.determinize(self.rng), self.weights)

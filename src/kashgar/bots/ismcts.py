@@ -22,7 +22,8 @@ import time
 
 from ..game import Game
 from .base import Bot, BotError, Seat
-from .heuristic import DEFAULT, Weights, evaluate, finish_turn, greedy_choice
+from .heuristic import DEFAULT, Weights, evaluate, finish_turn, greedy_choice, lookahead_choice
+from .value import ValueModel, default_model
 
 LEVELS = {"easy": 150, "normal": 700, "hard": 3000}
 
@@ -84,6 +85,8 @@ class ISMCTSBot(Bot):
         finish: bool = True,
         opponent_model: str = "greedy",
         weights: Weights = DEFAULT,
+        evaluation: str | ValueModel = "learned",
+        sub_decisions: str = "tree",
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -95,9 +98,21 @@ class ISMCTSBot(Bot):
         self.temperature = temperature
         self.weights = weights
         self.finish = finish
-        if opponent_model not in ("tree", "greedy"):
-            raise BotError(f"opponent_model must be 'tree' or 'greedy', got {opponent_model!r}")
-        self.greedy_opponents = opponent_model == "greedy"
+        if opponent_model not in ("tree", "greedy", "heuristic"):
+            raise BotError(f"opponent_model must be 'tree', 'greedy' or 'heuristic', got {opponent_model!r}")
+        self.greedy_opponents = opponent_model != "tree"
+        self.opponent_policy = lookahead_choice if opponent_model == "heuristic" else greedy_choice
+        if sub_decisions not in ("tree", "greedy"):
+            raise BotError(f"sub_decisions must be 'tree' or 'greedy', got {sub_decisions!r}")
+        self.greedy_subs = sub_decisions == "greedy"
+        if isinstance(evaluation, ValueModel):
+            self.model: ValueModel | None = evaluation
+        elif evaluation == "learned":
+            self.model = default_model()
+        elif evaluation == "heuristic":
+            self.model = None
+        else:
+            raise BotError(f"evaluation must be 'learned', 'heuristic' or a ValueModel, got {evaluation!r}")
         self.me = 0
         self.early_stop = True
         self.last_iterations = 0
@@ -145,12 +160,17 @@ class ISMCTSBot(Bot):
         log = math.log
         sqrt = math.sqrt
         greedy = self.greedy_opponents
+        policy = self.opponent_policy
+        subs = self.greedy_subs
         me = self.me
         w = self.weights
         while not g.over:
             p = g.pend_player
             if greedy and p != me:
                 # Opponents are modelled by the heuristic policy: the tree holds only our decisions.
+                g.apply_unchecked(policy(g, w))
+                continue
+            if subs and node is not root and g.pend_kind != "turn":
                 g.apply_unchecked(greedy_choice(g, w))
                 continue
             legal = g.legal()
@@ -192,6 +212,8 @@ class ISMCTSBot(Bot):
                 g.apply_unchecked(legal[int(rand() * len(legal))])
         if self.finish and not g.over and g.pend_kind != "turn":
             finish_turn(g, self.weights)  # score leaves between turns, not halfway through one
+        if self.model is not None:
+            return self.model.win_probabilities(g)
         n = g.n
         if g.over:
             w = g.winner()
