@@ -7,9 +7,15 @@ UCB uses availability counts (how often a child was selectable) instead of the p
 The bot's own decisions, sub-decisions included, are the nodes of the tree; opponents are modelled
 by the heuristic's greedy policy (``opponent_model="greedy"``, the default: the tree then plans
 several of our own turns deep instead of spreading visits over opponent replies), or are nodes of
-the tree too (``opponent_model="tree"``). Draws happen inside the determinization. A leaf is scored by an optional short random playout followed by the
-heuristic evaluation (:func:`kashgar.bots.heuristic.evaluate`), turned into a value in [0, 1]
-for every player; finished games score 1 for the winner and 0 for the others.
+the tree too (``opponent_model="tree"``). Draws happen inside the determinization.
+
+A leaf is first brought to the end of the turn (the remaining sub-decisions played greedily), then
+scored for every player as a chance to win: by the learned value model
+(:mod:`kashgar.bots.value`, ``evaluation="learned"``, the default: a softmax over all players of
+public features, fitted on self-play), or by the hand-tuned evaluation
+(:func:`kashgar.bots.heuristic.evaluate`, ``evaluation="heuristic"``: a logistic function of the
+margin over the best opponent). An optional short random playout (``rollout_turns``) can come
+first. Finished games score 1 for the winner and 0 for the others.
 
 Budgets are iterations (reproducible from the seed) or seconds (not reproducible). Levels:
 ``easy`` 150 iterations, ``normal`` 700, ``hard`` 3,000.
@@ -22,7 +28,7 @@ import time
 
 from ..game import Game
 from .base import Bot, BotError, Seat
-from .heuristic import DEFAULT, Weights, evaluate, finish_turn, greedy_choice, lookahead_choice
+from .heuristic import DEFAULT, Weights, evaluate, finish_turn, greedy_choice
 from .value import ValueModel, default_model
 
 LEVELS = {"easy": 150, "normal": 700, "hard": 3000}
@@ -86,7 +92,6 @@ class ISMCTSBot(Bot):
         opponent_model: str = "greedy",
         weights: Weights = DEFAULT,
         evaluation: str | ValueModel = "learned",
-        sub_decisions: str = "tree",
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -98,13 +103,9 @@ class ISMCTSBot(Bot):
         self.temperature = temperature
         self.weights = weights
         self.finish = finish
-        if opponent_model not in ("tree", "greedy", "heuristic"):
-            raise BotError(f"opponent_model must be 'tree', 'greedy' or 'heuristic', got {opponent_model!r}")
-        self.greedy_opponents = opponent_model != "tree"
-        self.opponent_policy = lookahead_choice if opponent_model == "heuristic" else greedy_choice
-        if sub_decisions not in ("tree", "greedy"):
-            raise BotError(f"sub_decisions must be 'tree' or 'greedy', got {sub_decisions!r}")
-        self.greedy_subs = sub_decisions == "greedy"
+        if opponent_model not in ("tree", "greedy"):
+            raise BotError(f"opponent_model must be 'tree' or 'greedy', got {opponent_model!r}")
+        self.greedy_opponents = opponent_model == "greedy"
         if isinstance(evaluation, ValueModel):
             self.model: ValueModel | None = evaluation
         elif evaluation == "learned":
@@ -160,17 +161,12 @@ class ISMCTSBot(Bot):
         log = math.log
         sqrt = math.sqrt
         greedy = self.greedy_opponents
-        policy = self.opponent_policy
-        subs = self.greedy_subs
         me = self.me
         w = self.weights
         while not g.over:
             p = g.pend_player
             if greedy and p != me:
                 # Opponents are modelled by the heuristic policy: the tree holds only our decisions.
-                g.apply_unchecked(policy(g, w))
-                continue
-            if subs and node is not root and g.pend_kind != "turn":
                 g.apply_unchecked(greedy_choice(g, w))
                 continue
             legal = g.legal()
