@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CardSet, Effect
+from ..cards import CardSet, Contract, Effect
 from ..game import Game
 from .base import Bot, Seat
 
@@ -102,6 +102,17 @@ def card_utility(cards: CardSet) -> list[float]:
     return u
 
 
+def contract_deficit(res: list[int], b: int, c: Contract) -> int:
+    """Mules and cost items a player (resources from ``res[b]``) lacks for contract ``c``."""
+    mules = res[b + 6]
+    deficit = c.mules - mules if c.mules > mules else 0
+    for r, n in c.cost:
+        have = res[b + r]
+        if have < n:
+            deficit += n - have
+    return deficit
+
+
 def evaluate(g: Game, p: int, w: Weights = DEFAULT) -> float:
     """How good the position is for player ``p`` (higher is better)."""
     res = g.res
@@ -115,11 +126,7 @@ def evaluate(g: Game, p: int, w: Weights = DEFAULT) -> float:
     contracts = g.cards.contracts
     for k in g.display:
         c = contracts[k]
-        deficit = c.mules - mules if c.mules > mules else 0
-        for r, n in c.cost:
-            have = res[b + r]
-            if have < n:
-                deficit += n - have
+        deficit = contract_deficit(res, b, c)
         v = c.points * (w.affordable if deficit == 0 else w.near / (1 + deficit))
         if v > best1:
             best1, best2 = v, best1
@@ -150,8 +157,9 @@ def relative(g: Game, p: int, w: Weights = DEFAULT) -> float:
     return mine - w.opponents * max(evaluate(g, q, w) for q in range(g.n) if q != p)
 
 
-def greedy_choice(g: Game, w: Weights = DEFAULT) -> int:
-    """The action that scores best 1-ply for the player to move (sub-decisions too)."""
+def greedy_choice(g: Game, w: Weights = DEFAULT, finish: bool = False) -> int:
+    """The action that scores best 1-ply for the player to move (sub-decisions too); with
+    ``finish``, each action is first followed by the rest of the turn played greedily."""
     legal = g.legal()
     if len(legal) == 1:
         return legal[0]
@@ -160,6 +168,8 @@ def greedy_choice(g: Game, w: Weights = DEFAULT) -> int:
     for a in legal:
         h = g.copy()
         h.apply_unchecked(a)
+        if finish:
+            finish_turn(h, w)
         v = relative(h, p, w)
         if v > best_v:
             best_a, best_v = a, v
@@ -170,24 +180,6 @@ def finish_turn(g: Game, w: Weights = DEFAULT) -> None:
     """Play the rest of the current turn greedily (the sub-decisions after a turn action)."""
     while not g.over and g.pend_kind != "turn":
         g.apply_unchecked(greedy_choice(g, w))
-
-
-def lookahead_choice(g: Game, w: Weights = DEFAULT) -> int:
-    """The heuristic bot's choice in a full game: each legal action is followed by the rest of
-    the turn played greedily, and the result is scored with :func:`relative`."""
-    legal = g.legal()
-    if len(legal) == 1:
-        return legal[0]
-    p = g.to_move
-    best_a, best_v = legal[0], float("-inf")
-    for a in legal:
-        h = g.copy()
-        h.apply_unchecked(a)
-        finish_turn(h, w)
-        v = relative(h, p, w)
-        if v > best_v:
-            best_a, best_v = a, v
-    return best_a
 
 
 class HeuristicBot(Bot):
@@ -203,4 +195,4 @@ class HeuristicBot(Bot):
         legal = seat.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return lookahead_choice(seat.determinize(self.rng), self.weights)
+        return greedy_choice(seat.determinize(self.rng), self.weights, finish=True)

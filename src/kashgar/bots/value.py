@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..cards import CardSet
 from ..game import Game
+from .heuristic import card_utility, contract_deficit
 
 #: The feature names, in vector order.
 FEATURES: tuple[str, ...] = (
@@ -66,8 +67,6 @@ def _kinds(cards: CardSet) -> tuple[list[bool], list[bool]]:
 
 def features(g: Game, p: int) -> list[float]:
     """Player ``p``'s feature vector (see :data:`FEATURES`)."""
-    from .heuristic import card_utility
-
     res = g.res
     b = p * 7
     mules = res[b + 6]
@@ -80,11 +79,7 @@ def features(g: Game, p: int) -> list[float]:
     contracts = g.cards.contracts
     for k in g.display:
         c = contracts[k]
-        deficit = c.mules - mules if c.mules > mules else 0
-        for r, n in c.cost:
-            have = res[b + r]
-            if have < n:
-                deficit += n - have
+        deficit = contract_deficit(res, b, c)
         if deficit == 0:
             n_aff += 1
             if c.points > best_aff:
