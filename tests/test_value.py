@@ -142,3 +142,18 @@ def test_training_end_to_end(tmp_path) -> None:
     assert set(m.weights) == {2} and m.info["per_players"]["2"]["games"] == 20
     # A model for two players only still scores a bigger table (with its weights).
     assert len(m.win_probabilities(mid_game(3, 1))) == 3
+
+
+def test_training_refuses_bad_arguments_before_playing(tmp_path, capsys) -> None:
+    pytest.importorskip("numpy")
+    from kashgar.bots.train_value import main
+
+    for argv, message in (
+        (["--games", "5", "--out", str(tmp_path / "v.json")], "--games must be at least 10"),
+        (["--epsilon", "2", "--out", str(tmp_path / "v.json")], "--epsilon must be from 0 to 1"),
+        (["--out", str(tmp_path / "missing" / "v.json")], "does not exist"),
+    ):
+        with pytest.raises(SystemExit):
+            main(argv)
+        assert message in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())

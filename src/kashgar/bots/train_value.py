@@ -154,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--games must be at least 10")
     if not 0 <= a.epsilon <= 1:
         ap.error("--epsilon must be from 0 to 1")
+    if not a.out.parent.is_dir():
+        ap.error(f"--out: folder {a.out.parent} does not exist")  # say so before minutes of play, not after
     weights = {}
     info: dict[str, Any] = {
         "made_by": "python -m kashgar.bots.train_value",
