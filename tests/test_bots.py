@@ -13,7 +13,7 @@ from kashgar.cli import main
 from kashgar.game import Game, Options
 from kashgar.tournament import check_bots, run_tournament, seating, wilson
 
-FAST = ["random", "heuristic", "ismcts:iterations=40"]
+FAST = ["random", "heuristic", "value", "ismcts:iterations=40"]
 
 
 def positions(count: int, seed: int = 0, expansion: bool = True) -> list[Game]:
@@ -34,7 +34,7 @@ def positions(count: int, seed: int = 0, expansion: bool = True) -> list[Game]:
 @pytest.mark.parametrize("spec", FAST)
 def test_bots_only_return_legal_actions(spec: str) -> None:
     bot = make_bot(spec, 1)
-    for g in positions(150 if spec != FAST[2] else 60, seed=hash(spec) & 0xFFFF):
+    for g in positions(150 if not spec.startswith("ismcts") else 60, seed=hash(spec) & 0xFFFF):
         a = bot.act(g)
         assert a in g.legal_actions(), (spec, g.decision, g.action_text(a))
 
@@ -45,7 +45,7 @@ def test_same_seed_same_decisions(spec: str) -> None:
         assert make_bot(spec, 7).act(g) == make_bot(spec, 7).act(g.copy())
 
 
-@pytest.mark.parametrize("spec", ["heuristic", "ismcts:iterations=60"])
+@pytest.mark.parametrize("spec", ["heuristic", "value", "ismcts:iterations=60"])
 def test_no_peeking_hidden_deck_order_does_not_change_the_decision(spec: str) -> None:
     """Two games that differ only in what the seat cannot see give the same decision."""
     differing = 0

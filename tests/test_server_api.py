@@ -555,7 +555,7 @@ def test_pages_static_files_and_security_headers(server, api):
         if f.suffix == ".html":
             assert "<script>" not in text and "style=" not in text  # no inline code (CSP)
     meta = api.http.get("/api/meta").json()
-    assert "ismcts:hard" in meta["bots"] and len(meta["expansion"]) == 6
+    assert "ismcts:hard" in meta["bots"] and "value" in meta["bots"] and len(meta["expansion"]) == 6
     de = api.http.get("/api/cards", params={"lang": "de"}).json()
     assert any(c["name"] == "Kleinauftrag" for c in de["contracts"])
     assert api.http.get("/api/cards", params={"lang": "fr"}).status_code == 400

@@ -65,11 +65,13 @@ def test_more_points_means_a_better_chance() -> None:
 
 
 def test_model_predicts_fresh_games_better_than_chance() -> None:
-    """On games it was not fitted on (other seeds), the 2-player model beats a coin flip."""
+    """On games it was not fitted on (other seeds), the 2-player model beats a coin flip clearly.
+
+    (Forty games were too few: their outcomes alone swing the log-loss by 0.1.)"""
     m = default_model()
     loss = 0.0
     count = 0
-    for seed in range(900_000, 900_040):
+    for seed in range(900_040, 900_200):
         g = Game.new(Options(players=2), seed)
         bots = [HeuristicBot(seed), HeuristicBot(seed + 1)]
         seen = []
@@ -80,7 +82,7 @@ def test_model_predicts_fresh_games_better_than_chance() -> None:
         w = g.winner()
         loss -= sum(math.log(p[w]) for p in seen)
         count += len(seen)
-    assert loss / count < math.log(2) - 0.05
+    assert loss / count < math.log(2) - 0.1  # measured: about 0.51 (0.50 before tuning for move ranking)
 
 
 @pytest.mark.parametrize(
@@ -157,3 +159,54 @@ def test_training_refuses_bad_arguments_before_playing(tmp_path, capsys) -> None
             main(argv)
         assert message in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_shipped_two_player_weights_were_tuned_for_move_ranking() -> None:
+    t = default_model().info["tuned"]["2"]
+    assert t["kept"] and t["one_ply_win_rate_after"] > t["one_ply_win_rate_before"]
+    assert t["log_loss_after"] < default_model().info["per_players"]["2"]["chance_log_loss"]
+
+
+def test_value_bot_plays_better_with_good_weights_than_with_reversed_ones() -> None:
+    pytest.importorskip("numpy")
+    from kashgar.bots.tune_value import win_rates
+
+    w = default_model().weights[2]
+    good, reversed_ = win_rates(None, [w, [-x for x in w]], 2, list(range(4000, 4024)))
+    assert good >= 0.3 and reversed_ <= 0.1  # reversed weights choose the worst move each time
+
+
+def test_tuning_end_to_end(tmp_path) -> None:
+    pytest.importorskip("numpy")
+    from kashgar.bots.tune_value import main
+
+    out = tmp_path / "tuned.json"
+    argv = ["--generations", "1", "--pairs", "1", "--games", "4", "--check", "4", "--calibration-games", "10"]
+    assert main([*argv, "--out", str(out)]) == 0
+    start, m = default_model(), ValueModel.load(out)
+    t = m.info["tuned"]["2"]
+    assert t["check_games"] == 4 and len(t["candidate_win_rate_by_generation"]) == 1 and t["rescaled_by"] > 0
+    assert (m.weights[2] != start.weights[2]) == t["kept"]  # worse weights are not kept
+    assert m.weights[3] == start.weights[3] and m.weights[4] == start.weights[4]
+    assert m.info["per_players"] == start.info["per_players"]  # how it was first fitted stays on record
+
+
+def test_tuning_refuses_bad_arguments_before_playing(tmp_path, capsys) -> None:
+    pytest.importorskip("numpy")
+    from kashgar.bots.tune_value import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"weights": {}}')
+    out = str(tmp_path / "v.json")
+    for argv, message in (
+        (["--games", "0", "--out", out], "--games must be at least 4"),
+        (["--calibration-games", "3", "--out", out], "--calibration-games must be at least 10"),
+        (["--generations", "1000", "--games", "1000", "--out", out], "at most 100,000"),
+        (["--out", str(tmp_path / "missing" / "v.json")], "does not exist"),
+        (["--model", str(bad), "--out", out], "features"),
+        (["--model", str(tmp_path / "nowhere.json"), "--out", out], "--model"),
+    ):
+        with pytest.raises(SystemExit):
+            main(argv)
+        assert message in capsys.readouterr().err, argv
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]

@@ -104,7 +104,7 @@ def parser() -> argparse.ArgumentParser:
     _add_cards(p)
     _add_options(p)
     p.add_argument("--bots", required=True, metavar="SPECS",
-                   help="comma-separated bots, one per seat (or fewer, repeated in order): random, heuristic, "
+                   help="comma-separated bots, one per seat (or fewer, repeated in order): random, heuristic, value, "
                    "ismcts, ismcts:easy|normal|hard, ismcts:iterations=N, ismcts:seconds=S")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)

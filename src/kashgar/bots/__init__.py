@@ -1,6 +1,6 @@
-"""Bots: ``random``, ``heuristic`` and ``ismcts``, made by name with :func:`make_bot`.
+"""Bots: ``random``, ``heuristic``, ``value`` and ``ismcts``, made by name with :func:`make_bot`.
 
-Bot specs: ``random``; ``heuristic``; ``ismcts`` (level normal), ``ismcts:easy``,
+Bot specs: ``random``; ``heuristic``; ``value`` (1-ply by the learned value model); ``ismcts`` (level normal), ``ismcts:easy``,
 ``ismcts:normal``, ``ismcts:hard``, ``ismcts:iterations=N`` or ``ismcts:seconds=S``.
 """
 
@@ -10,18 +10,18 @@ from .base import Bot, BotError, RandomBot, Seat
 
 __all__ = ["BOT_NAMES", "Bot", "BotError", "RandomBot", "Seat", "make_bot", "parse_spec"]
 
-BOT_NAMES = ("random", "heuristic", "ismcts")
+BOT_NAMES = ("random", "heuristic", "value", "ismcts")
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
     """Split and check a bot spec; returns (name, argument)."""
     if not isinstance(spec, str) or not spec.strip():
-        raise BotError("empty bot name (known bots: random, heuristic, ismcts)")
+        raise BotError(f"empty bot name (known bots: {', '.join(BOT_NAMES)})")
     name, _, arg = spec.strip().partition(":")
     name = name.lower()
     if name not in BOT_NAMES:
         raise BotError(f"unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)})")
-    if name in ("random", "heuristic") and arg:
+    if name in ("random", "heuristic", "value") and arg:
         raise BotError(f"bot {name!r} takes no level or budget, got {arg!r}")
     return name, arg
 
@@ -35,6 +35,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         from .heuristic import HeuristicBot
 
         bot = HeuristicBot(seed)
+    elif name == "value":
+        from .value import ValueBot
+
+        bot = ValueBot(seed)
     else:
         from .ismcts import ISMCTSBot, budget_from_arg
 

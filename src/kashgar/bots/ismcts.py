@@ -12,7 +12,7 @@ the tree too (``opponent_model="tree"``). Draws happen inside the determinizatio
 A leaf is first brought to the end of the turn (the remaining sub-decisions played greedily), then
 scored for every player as a chance to win: by the learned value model
 (:mod:`kashgar.bots.value`, ``evaluation="learned"``, the default: a softmax over all players of
-public features, fitted on self-play), or by the hand-tuned evaluation
+public features, fitted on self-play and tuned for move ranking), or by the hand-tuned evaluation
 (:func:`kashgar.bots.heuristic.evaluate`, ``evaluation="heuristic"``: a logistic function of the
 margin over the best opponent). An optional short random playout (``rollout_turns``) can come
 first. Finished games score 1 for the winner and 0 for the others.

@@ -10,7 +10,10 @@ logistic function of the difference between the two vectors.
 
 The weights are data, fitted for each player count by :mod:`kashgar.bots.train_value` on games
 of the heuristic bot against itself, and stored in ``kashgar/data/value.json`` together with how
-they were made and how well they predict held-out games. Everything here reads only what every
+they were made and how well they predict held-out games; :mod:`kashgar.bots.tune_value` then
+tunes them so that they also rank sibling moves well (a model fitted only to predict who wins
+ranked the moves of one turn worse than the hand-tuned evaluation). :class:`ValueBot` is the
+1-ply bot that chooses by the model. Everything here reads only what every
 player may see, so it is safe on the bot's own view and on re-dealt copies.
 """
 
@@ -24,7 +27,8 @@ from pathlib import Path
 
 from ..cards import CardSet
 from ..game import Game
-from .heuristic import card_utility, contract_deficit
+from .base import Bot, Seat
+from .heuristic import card_utility, contract_deficit, finish_turn
 
 #: The feature names, in vector order.
 FEATURES: tuple[str, ...] = (
@@ -214,3 +218,33 @@ def default_model() -> ValueModel:
     if _DEFAULT is None:
         _DEFAULT = ValueModel.load()
     return _DEFAULT
+
+
+class ValueBot(Bot):
+    """1-ply by the value model: each legal action is tried on one re-dealt copy, the rest of the
+    turn is completed greedily, and the action that leaves the bot the best chance to win is kept.
+
+    As fast as the heuristic bot; with the shipped model it is the stronger of the two at 2 players.
+    """
+
+    name = "value"
+
+    def __init__(self, seed: int = 0, model: ValueModel | None = None) -> None:
+        super().__init__(seed)
+        self.model = model if model is not None else default_model()
+
+    def choose(self, seat: Seat) -> int:
+        legal = seat.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        g = seat.determinize(self.rng)
+        p = seat.player
+        best_a, best_v = legal[0], -1.0
+        for a in legal:
+            h = g.copy()
+            h.apply_unchecked(a)
+            finish_turn(h)
+            v = self.model.win_probabilities(h)[p]
+            if v > best_v:
+                best_a, best_v = a, v
+        return best_a

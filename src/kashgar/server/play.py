@@ -12,7 +12,7 @@ from ..cards import CardSet, load_cards
 from ..game import Game, Options
 
 SLOTS = "ABPX"
-BOT_LEVELS = ("random", "heuristic", "ismcts:easy", "ismcts:normal", "ismcts:hard")
+BOT_LEVELS = ("random", "heuristic", "value", "ismcts:easy", "ismcts:normal", "ismcts:hard")
 HOUSE_RULES = {
     "min-caravan": "min_caravan_two",
     "farrier": "farrier_two_mules",

@@ -10,8 +10,8 @@ const K = (() => {
     de: { ginger: "Ingwer", cloves: "Nelken", pepper: "Pfeffer", anise: "Sternanis", cinnamon: "Zimt", gold: "Gold", mules: "Mulis" },
   };
   const BOT_NAMES = {
-    en: { random: "random moves", heuristic: "heuristic (quick)", "ismcts:easy": "easy (search)", "ismcts:normal": "normal (search)", "ismcts:hard": "hard (search)" },
-    de: { random: "Zufallszüge", heuristic: "Heuristik (schnell)", "ismcts:easy": "leicht (Suche)", "ismcts:normal": "normal (Suche)", "ismcts:hard": "schwer (Suche)" },
+    en: { random: "random moves", heuristic: "heuristic (quick)", value: "learned (quick)", "ismcts:easy": "easy (search)", "ismcts:normal": "normal (search)", "ismcts:hard": "hard (search)" },
+    de: { random: "Zufallszüge", heuristic: "Heuristik (schnell)", value: "gelernt (schnell)", "ismcts:easy": "leicht (Suche)", "ismcts:normal": "normal (Suche)", "ismcts:hard": "schwer (Suche)" },
   };
   const WORDS = {
     en: {
