@@ -162,3 +162,16 @@ def test_tournament_on_a_local_ray_cluster() -> None:
     kw = dict(bots=["heuristic", "random"], options=Options(players=2), games=4, seed=9)
     on_ray = run_tournament(**kw, ray_address="local")
     assert on_ray["results"] == run_tournament(**kw)["results"]
+
+
+def test_search_with_one_ply_priors_plays_legal_reproducible_moves() -> None:
+    from kashgar.bots.ismcts import ISMCTSBot
+
+    for g in positions(30, seed=21):
+        a = ISMCTSBot(3, iterations=40, prior_visits=5, exploration=0.3).act(g)
+        assert a in g.legal_actions()
+        assert a == ISMCTSBot(3, iterations=40, prior_visits=5, exploration=0.3).act(g.copy())
+    with pytest.raises(BotError, match="prior_visits"):
+        ISMCTSBot(0, prior_visits=-1)
+    with pytest.raises(BotError, match="learned evaluation"):
+        ISMCTSBot(0, prior_visits=5, evaluation="heuristic")

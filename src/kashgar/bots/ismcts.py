@@ -66,13 +66,14 @@ def budget_from_arg(arg: str) -> dict:
 class Node:
     """A tree node: the action that led here was taken by ``player``."""
 
-    __slots__ = ("avail", "children", "n", "w")
+    __slots__ = ("avail", "children", "n", "prior", "w")
 
-    def __init__(self) -> None:
+    def __init__(self, avail: int = 1) -> None:
         self.children: dict[int, Node] = {}
         self.n = 0
         self.w = 0.0
-        self.avail = 1
+        self.avail = avail
+        self.prior: dict[int, float] | None = None  # 1-ply value of each action (with prior_visits)
 
 
 class ISMCTSBot(Bot):
@@ -92,6 +93,7 @@ class ISMCTSBot(Bot):
         opponent_model: str = "greedy",
         weights: Weights = DEFAULT,
         evaluation: str | ValueModel = "learned",
+        prior_visits: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -114,6 +116,9 @@ class ISMCTSBot(Bot):
             self.model = None
         else:
             raise BotError(f"evaluation must be 'learned', 'heuristic' or a ValueModel, got {evaluation!r}")
+        if prior_visits < 0 or (prior_visits and (self.model is None or not self.greedy_opponents)):
+            raise BotError("prior_visits must be >= 0 and needs the learned evaluation and greedy opponents")
+        self.prior_visits = prior_visits
         self.me = 0
         self.early_stop = True
         self.last_iterations = 0
@@ -154,6 +159,9 @@ class ISMCTSBot(Bot):
         return max(legal, key=lambda a: (children[a].n, children[a].w) if a in children else (-1, 0.0))
 
     def _iterate(self, root: Node, g: Game) -> None:
+        if self.prior_visits:
+            self._iterate_prior(root, g)
+            return
         node = root
         path: list[tuple[Node, int]] = []
         rand = self.rng.random
@@ -193,6 +201,56 @@ class ISMCTSBot(Bot):
             node = children[best]
             g.apply_unchecked(best)
             path.append((node, p))
+        values = self._values(g)
+        for node, p in path:
+            node.n += 1
+            node.w += values[p]
+
+    def _iterate_prior(self, root: Node, g: Game) -> None:
+        """One iteration where every child starts as ``prior_visits`` virtual visits at its 1-ply
+        value (the action applied, the turn finished greedily, scored by the model): the search
+        tries the moves the ``value`` bot likes first instead of untried moves at random."""
+        node = root
+        path: list[tuple[Node, int]] = []
+        c = self.c
+        k0 = self.prior_visits
+        log = math.log
+        sqrt = math.sqrt
+        me = self.me
+        w = self.weights
+        model = self.model
+        assert model is not None
+        while not g.over:
+            p = g.pend_player
+            if p != me:
+                g.apply_unchecked(greedy_choice(g, w))
+                continue
+            prior = node.prior
+            if prior is None:
+                prior = node.prior = {}
+            children = node.children
+            best = -1
+            best_u = -1.0e9
+            for a in g.legal():
+                v = prior.get(a)
+                if v is None:
+                    h = g.copy()
+                    h.apply_unchecked(a)
+                    if not h.over and h.pend_kind != "turn":
+                        finish_turn(h, w)
+                    v = prior[a] = model.win_probabilities(h)[me]
+                ch = children.get(a)
+                if ch is None:
+                    ch = children[a] = Node(0)
+                ch.avail += 1
+                u = (ch.w + k0 * v) / (ch.n + k0) + c * sqrt(log(ch.avail + 1) / (ch.n + 1))
+                if u > best_u:
+                    best_u, best = u, a
+            node = children[best]
+            g.apply_unchecked(best)
+            path.append((node, p))
+            if node.n == 0:
+                break
         values = self._values(g)
         for node, p in path:
             node.n += 1
