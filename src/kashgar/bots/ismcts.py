@@ -29,7 +29,7 @@ import time
 from ..game import Game
 from .base import Bot, BotError, Seat
 from .heuristic import DEFAULT, Weights, evaluate, finish_turn, greedy_choice
-from .value import ValueModel, default_model
+from .value import ValueModel, default_model, value_after
 
 LEVELS = {"easy": 150, "normal": 700, "hard": 3000}
 
@@ -234,11 +234,7 @@ class ISMCTSBot(Bot):
             for a in g.legal():
                 v = prior.get(a)
                 if v is None:
-                    h = g.copy()
-                    h.apply_unchecked(a)
-                    if not h.over and h.pend_kind != "turn":
-                        finish_turn(h, w)
-                    v = prior[a] = model.win_probabilities(h)[me]
+                    v = prior[a] = value_after(model, g, a, me, w)
                 ch = children.get(a)
                 if ch is None:
                     ch = children[a] = Node(0)

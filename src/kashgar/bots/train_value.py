@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import json
 import math
 import multiprocessing as mp
 import random
@@ -169,9 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         r = train(n, a.games, a.seed, a.workers, a.epsilon, log=sys.stderr)
         weights[str(n)] = r.pop("weights")
         info["per_players"][str(n)] = r
-    d = {"features": list(FEATURES), "weights": weights, "info": info}
-    ValueModel.from_dict(d)  # check before writing
-    a.out.write_text(json.dumps(d, indent=1) + "\n", encoding="utf-8")
+    ValueModel.from_dict({"features": list(FEATURES), "weights": weights, "info": info}).save(a.out)
     print(f"wrote {a.out} ({N_FEATURES} features)", file=sys.stderr)
     return 0
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import json
 import math
 import multiprocessing as mp
 import sys
@@ -246,9 +245,7 @@ def main(argv: list[str] | None = None) -> int:
             **r,
         }
     info["tuned"] = tuned
-    d = ValueModel(weights, info).to_dict()
-    ValueModel.from_dict(d)  # check before writing
-    a.out.write_text(json.dumps(d, indent=1) + "\n", encoding="utf-8")
+    ValueModel(weights, info).save(a.out)
     print(f"wrote {a.out}", file=sys.stderr)
     return 0
 

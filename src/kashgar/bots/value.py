@@ -28,7 +28,7 @@ from pathlib import Path
 from ..cards import CardSet
 from ..game import Game
 from .base import Bot, Seat
-from .heuristic import card_utility, contract_deficit, finish_turn
+from .heuristic import DEFAULT, Weights, card_utility, contract_deficit, finish_turn
 
 #: The feature names, in vector order.
 FEATURES: tuple[str, ...] = (
@@ -176,6 +176,12 @@ class ValueModel:
             "info": self.info,
         }
 
+    def save(self, path: str | Path) -> None:
+        """Write the model as JSON (checked first, so a bad model never reaches the disk)."""
+        d = self.to_dict()
+        ValueModel.from_dict(d)
+        Path(path).write_text(json.dumps(d, indent=1) + "\n", encoding="utf-8")
+
     @staticmethod
     def from_dict(d: dict) -> ValueModel:
         """Read and check a model; a ValueError names what is wrong."""
@@ -220,6 +226,15 @@ def default_model() -> ValueModel:
     return _DEFAULT
 
 
+def value_after(model: ValueModel, g: Game, a: int, p: int, w: Weights = DEFAULT) -> float:
+    """``p``'s chance to win once action ``a`` is applied to a copy of ``g`` and the rest of the
+    turn is played greedily: the 1-ply score of the ``value`` bot and of the search's priors."""
+    h = g.copy()
+    h.apply_unchecked(a)
+    finish_turn(h, w)
+    return model.win_probabilities(h)[p]
+
+
 class ValueBot(Bot):
     """1-ply by the value model: each legal action is tried on one re-dealt copy, the rest of the
     turn is completed greedily, and the action that leaves the bot the best chance to win is kept.
@@ -241,10 +256,7 @@ class ValueBot(Bot):
         p = seat.player
         best_a, best_v = legal[0], -1.0
         for a in legal:
-            h = g.copy()
-            h.apply_unchecked(a)
-            finish_turn(h)
-            v = self.model.win_probabilities(h)[p]
+            v = value_after(self.model, g, a, p)
             if v > best_v:
                 best_a, best_v = a, v
         return best_a
