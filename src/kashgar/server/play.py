@@ -7,12 +7,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import actions as A
-from ..bots import BotError, parse_spec
+from ..bots import BOT_NAMES, BotError, parse_spec
+from ..bots.ismcts import LEVELS
 from ..cards import CardSet, load_cards
 from ..game import Game, Options
 
 SLOTS = "ABPX"
-BOT_LEVELS = ("random", "heuristic", "value", "ismcts:easy", "ismcts:normal", "ismcts:hard")
+#: What the lobby offers: every bot, ISMCTS at each of its levels.
+BOT_LEVELS = tuple(n for n in BOT_NAMES if n != "ismcts") + tuple(f"ismcts:{level}" for level in LEVELS)
 HOUSE_RULES = {
     "min-caravan": "min_caravan_two",
     "farrier": "farrier_two_mules",
