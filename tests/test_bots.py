@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from kashgar.bots import BotError, Seat, make_bot
+from kashgar.bots import BotError, Seat, make_bot, split_specs
 from kashgar.bots.heuristic import evaluate
 from kashgar.cli import main
 from kashgar.game import Game, Options
 from kashgar.tournament import check_bots, run_tournament, seating, wilson
 
-FAST = ["random", "heuristic", "value", "ismcts:iterations=40"]
+FAST = ["random", "heuristic", "value", "ismcts:iterations=40", "ismcts:iterations=40,prior=0"]
 
 
 def positions(count: int, seed: int = 0, expansion: bool = True) -> list[Game]:
@@ -95,7 +95,15 @@ def test_heuristic_prefers_fulfilling_a_contract() -> None:
         ("ismcts:iterations=0", "iterations must be from 1"),
         ("ismcts:iterations=x", "must be a whole number"),
         ("ismcts:seconds=-1", "seconds must be from"),
-        ("ismcts:depth=3", "unknown ismcts budget 'depth'"),
+        ("ismcts:depth=3", "unknown ismcts option 'depth'"),
+        ("ismcts:seconds=1,iterations=5", "'iterations=5' repeats an option"),
+        ("ismcts:hard,easy", "'easy' repeats an option"),
+        ("ismcts:prior=2,prior=3", "'prior=3' repeats an option"),
+        ("ismcts:prior=-1", "prior must be from 0 to 1,000, got -1"),
+        ("ismcts:prior=nan", "prior must be from 0"),
+        ("ismcts:c=x", "c must be a number, got 'x'"),
+        ("ismcts:c=11", "c must be from 0 to 10"),
+        ("ismcts:prior=5,c=0.3,fast", "unknown ismcts level 'fast'"),
         ("heuristic:hard", "takes no level"),
         ("", "empty bot name"),
     ],
@@ -103,6 +111,25 @@ def test_heuristic_prefers_fulfilling_a_contract() -> None:
 def test_bad_bot_specs(spec: str, message: str) -> None:
     with pytest.raises(BotError, match=message):
         make_bot(spec)
+
+
+def test_search_options_in_the_spec() -> None:
+    bot = make_bot("ismcts:seconds=1.5,prior=5,c=0.3", seed=2)
+    assert (bot.seconds, bot.iterations, bot.prior_visits, bot.c) == (1.5, None, 5.0, 0.3)
+    assert bot.name == "ismcts:seconds=1.5,prior=5,c=0.3"
+    bot = make_bot("ismcts:prior=0,hard")
+    assert (bot.iterations, bot.prior_visits) == (3000, 0.0)
+    bot = make_bot("ismcts:c=1.2")  # options only: the normal level's budget
+    assert (bot.iterations, bot.c) == (700, 1.2)
+
+
+def test_split_specs_keeps_search_options_with_their_bot() -> None:
+    assert split_specs("ismcts:seconds=1,prior=5,c=0.3,heuristic") == ["ismcts:seconds=1,prior=5,c=0.3", "heuristic"]
+    assert split_specs("heuristic, ismcts:hard ,random") == ["heuristic", "ismcts:hard", "random"]
+    assert split_specs("value+ismcts:iterations=9,prior=2") == ["value", "ismcts:iterations=9,prior=2"]
+    # A key=value item with nothing to attach to stays a spec of its own, so make_bot names it.
+    assert split_specs("prior=5,heuristic") == ["prior=5", "heuristic"]
+    assert split_specs("heuristic,prior=5") == ["heuristic", "prior=5"]
 
 
 def test_bad_tables() -> None:
@@ -137,12 +164,12 @@ def test_tournament_is_reproducible_and_worker_independent(tmp_path) -> None:
 
 
 def test_tournament_cli_json(capsys) -> None:
-    code = main(["tournament", "--bots", "ismcts:iterations=20,heuristic,random", "--players", "3",
+    code = main(["tournament", "--bots", "ismcts:iterations=20,prior=3,heuristic,random", "--players", "3",
                  "--games", "3", "--seed", "2", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["games"] == 3 and out["players"] == 3
     bots = {b["bot"]: b for b in out["bots"]}
-    assert set(bots) == {"ismcts:iterations=20", "heuristic", "random"}
+    assert set(bots) == {"ismcts:iterations=20,prior=3", "heuristic", "random"}
     assert sum(b["wins"] for b in bots.values()) == 3
     for b in bots.values():
         assert 0 <= b["ci95"][0] <= b["ci95"][1] <= 1 and b["ms_per_decision"] > 0
@@ -152,6 +179,8 @@ def test_tournament_cli_json(capsys) -> None:
 def test_tournament_cli_errors(capsys) -> None:
     assert main(["tournament", "--bots", "heuristic,dragon", "--games", "2"]) == 2
     assert "unknown bot 'dragon'" in capsys.readouterr().err
+    assert main(["tournament", "--bots", "ismcts:iterations=5,prior=x,heuristic", "--games", "2"]) == 2
+    assert "prior must be a number, got 'x'" in capsys.readouterr().err
     assert main(["tournament", "--bots", "heuristic,random", "--games", "0"]) == 2
     assert "--games must be at least 1" in capsys.readouterr().err
 
@@ -175,3 +204,38 @@ def test_search_with_one_ply_priors_plays_legal_reproducible_moves() -> None:
         ISMCTSBot(0, prior_visits=-1)
     with pytest.raises(BotError, match="learned evaluation"):
         ISMCTSBot(0, prior_visits=5, evaluation="heuristic")
+    with pytest.raises(BotError, match="exploration must be from 0 to 10"):
+        ISMCTSBot(0, exploration=-0.1)
+
+
+def test_the_prior_is_the_default_where_it_applies() -> None:
+    from kashgar.bots.ismcts import ISMCTSBot
+
+    bot = ISMCTSBot(0)
+    assert (bot.prior_visits, bot.c) == (5.0, 0.3)
+    assert (make_bot("ismcts:prior=0").prior_visits, make_bot("ismcts:prior=0").c) == (0.0, 0.7)
+    # Without the learned evaluation or with tree opponents there is no prior: the plain search.
+    assert (ISMCTSBot(0, evaluation="heuristic").prior_visits, ISMCTSBot(0, opponent_model="tree").c) == (0.0, 0.7)
+
+
+def test_first_iteration_scores_every_action_and_follows_the_best_score() -> None:
+    """On a fresh node every child has no real visit, so the first walk goes to the action with the
+    best 1-ply value, the same score the ``value`` bot uses."""
+    from kashgar.bots.ismcts import ISMCTSBot, Node
+    from kashgar.bots.value import value_after
+
+    checked = 0
+    for g in positions(40, seed=5):
+        if len(g.legal()) < 2:
+            continue
+        bot = ISMCTSBot(1)
+        bot.me = me = g.pend_player
+        root = Node()
+        bot._iterate_prior(root, g.copy())
+        assert root.prior is not None and set(root.prior) == set(g.legal())
+        for a, v in root.prior.items():
+            assert v == value_after(bot.model, g, a, me, bot.weights)
+        visited = [a for a, ch in root.children.items() if ch.n]
+        assert visited == [max(g.legal(), key=lambda a: root.prior[a])]
+        checked += 1
+    assert checked >= 20

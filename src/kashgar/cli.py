@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from .actions import NotationError
-from .bots import BotError
+from .bots import BotError, split_specs
 from .cards import CardDataError, CardSet, load_cards
 from .game import IllegalAction, Options, ScenarioError
 
@@ -105,7 +105,8 @@ def parser() -> argparse.ArgumentParser:
     _add_options(p)
     p.add_argument("--bots", required=True, metavar="SPECS",
                    help="comma-separated bots, one per seat (or fewer, repeated in order): random, heuristic, value, "
-                   "ismcts, ismcts:easy|normal|hard, ismcts:iterations=N, ismcts:seconds=S")
+                   "ismcts, ismcts:easy|normal|hard, ismcts:iterations=N, ismcts:seconds=S, with search options after "
+                   "the budget: ismcts:seconds=1,prior=5,c=0.3")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
@@ -285,7 +286,7 @@ def _cmd_tournament(args: argparse.Namespace, cards: CardSet) -> int:
     from .tournament import check_bots, run_tournament
 
     options = build_options(args, cards)
-    bots = check_bots(args.bots.split(","), options.players)
+    bots = check_bots(split_specs(args.bots), options.players)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.workers < 1:

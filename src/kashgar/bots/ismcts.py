@@ -9,6 +9,15 @@ by the heuristic's greedy policy (``opponent_model="greedy"``, the default: the 
 several of our own turns deep instead of spreading visits over opponent replies), or are nodes of
 the tree too (``opponent_model="tree"``). Draws happen inside the determinization.
 
+Selection starts from a prior (``prior_visits``, 5 by default): the first time a node of ours is
+reached, each of its actions is scored at one ply (applied, the turn finished greedily, scored by
+the learned model: the ``value`` bot's ranking), and each child starts as that many virtual visits
+at this score; UCB (exploration 0.3) then spends the real visits. The search so tries the moves the
+1-ply ranking likes first, instead of untried moves at random, and a line needs real evidence to
+overtake them. Without the prior (``prior_visits=0``, or with the heuristic evaluation or tree
+opponents, which it does not support) untried actions are tried at random first, then UCB with
+exploration 0.7.
+
 A leaf is first brought to the end of the turn (the remaining sub-decisions played greedily), then
 scored for every player as a chance to win: by the learned value model
 (:mod:`kashgar.bots.value`, ``evaluation="learned"``, the default: a softmax over all players of
@@ -32,35 +41,76 @@ from .heuristic import DEFAULT, Weights, evaluate, finish_turn, greedy_choice
 from .value import ValueModel, default_model, value_after
 
 LEVELS = {"easy": 150, "normal": 700, "hard": 3000}
+#: Default virtual visits of the 1-ply prior (with the learned evaluation and greedy opponents).
+PRIOR_VISITS = 5.0
+#: Default UCB exploration constant with the prior, and without it.
+EXPLORATION_WITH_PRIOR = 0.3
+EXPLORATION = 0.7
 
 
-def budget_from_arg(arg: str) -> dict:
-    """Parse the part after ``ismcts:``: a level, ``iterations=N`` or ``seconds=S``."""
-    arg = arg.strip().lower()
-    if not arg:
-        return {"iterations": LEVELS["normal"]}
-    if arg in LEVELS:
-        return {"iterations": LEVELS[arg]}
-    key, eq, value = arg.partition("=")
-    if not eq:
-        raise BotError(f"unknown ismcts level {arg!r} (levels: {', '.join(LEVELS)}; or iterations=N, seconds=S)")
-    if key in ("iterations", "iters"):
-        try:
-            n = int(value)
-        except ValueError:
-            raise BotError(f"ismcts iterations must be a whole number, got {value!r}") from None
-        if not 1 <= n <= 10_000_000:
-            raise BotError(f"ismcts iterations must be from 1 to 10,000,000, got {n}")
-        return {"iterations": n}
-    if key in ("seconds", "secs", "s"):
-        try:
-            s = float(value)
-        except ValueError:
-            raise BotError(f"ismcts seconds must be a number, got {value!r}") from None
-        if not 0.001 <= s <= 3600 or math.isnan(s):
-            raise BotError(f"ismcts seconds must be from 0.001 to 3600, got {value}")
-        return {"seconds": s}
-    raise BotError(f"unknown ismcts budget {key!r} (use iterations=N or seconds=S)")
+def _number(key: str, value: str, kind: type, low: float, high: float) -> float:
+    """One ``key=value`` option as a number from ``low`` to ``high``; BotError says what is wrong."""
+    what = "a whole number" if kind is int else "a number"
+    try:
+        x = kind(value)
+    except ValueError:
+        raise BotError(f"ismcts {key} must be {what}, got {value!r}") from None
+    if math.isnan(x) or not low <= x <= high:
+        raise BotError(f"ismcts {key} must be from {low:,} to {high:,}, got {value}")
+    return x
+
+
+#: Option names accepted after ``ismcts:`` (and their aliases), for :func:`options_from_arg`.
+OPTION_KEYS = {
+    "iterations": "iterations", "iters": "iterations",
+    "seconds": "seconds", "secs": "seconds", "s": "seconds",
+    "prior": "prior_visits", "prior_visits": "prior_visits",
+    "c": "exploration", "exploration": "exploration",
+}
+
+
+def options_from_arg(arg: str) -> dict:
+    """Parse the part after ``ismcts:`` into :class:`ISMCTSBot` keyword arguments.
+
+    Comma-separated items: one budget (a level ``easy``/``normal``/``hard``, ``iterations=N`` or
+    ``seconds=S``; ``normal`` if none), plus optionally ``prior=K`` (virtual visits of the 1-ply
+    prior, 0 switches it off) and ``c=X`` (the UCB exploration constant). Example:
+    ``seconds=1,prior=5,c=0.3``. A BotError names any unknown, repeated or out-of-range item.
+    """
+    out: dict = {}
+    for item in (x.strip() for x in arg.lower().split(",")):
+        if not item:
+            continue
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq:
+            if key not in LEVELS:
+                raise BotError(
+                    f"unknown ismcts level {key!r} (levels: {', '.join(LEVELS)}; "
+                    "or iterations=N, seconds=S; options prior=K, c=X)"
+                )
+            name, x = "iterations", LEVELS[key]
+        elif key in OPTION_KEYS:
+            name = OPTION_KEYS[key]
+            value = value.strip()
+            if name == "iterations":
+                x = _number(key, value, int, 1, 10_000_000)
+            elif name == "seconds":
+                x = _number(key, value, float, 0.001, 3600)
+            elif name == "prior_visits":
+                x = _number(key, value, float, 0, 1000)
+            else:
+                x = _number(key, value, float, 0, 10)
+        else:
+            raise BotError(
+                f"unknown ismcts option {key!r} (use a level, iterations=N or seconds=S, prior=K, c=X)"
+            )
+        if name in out or (name in ("iterations", "seconds") and ({"iterations", "seconds"} & out.keys())):
+            raise BotError(f"ismcts: {item!r} repeats an option already given (one budget, each option once)")
+        out[name] = x
+    if "iterations" not in out and "seconds" not in out:
+        out["iterations"] = LEVELS["normal"]
+    return out
 
 
 class Node:
@@ -86,21 +136,20 @@ class ISMCTSBot(Bot):
         seed: int = 0,
         iterations: int | None = None,
         seconds: float | None = None,
-        exploration: float = 0.7,
+        exploration: float | None = None,
         rollout_turns: int = 0,
         temperature: float = 12.0,
         finish: bool = True,
         opponent_model: str = "greedy",
         weights: Weights = DEFAULT,
         evaluation: str | ValueModel = "learned",
-        prior_visits: float = 0.0,
+        prior_visits: float | None = None,
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = LEVELS["normal"]
         self.iterations = iterations
         self.seconds = seconds
-        self.c = exploration
         self.rollout_turns = rollout_turns
         self.temperature = temperature
         self.weights = weights
@@ -116,9 +165,16 @@ class ISMCTSBot(Bot):
             self.model = None
         else:
             raise BotError(f"evaluation must be 'learned', 'heuristic' or a ValueModel, got {evaluation!r}")
+        if prior_visits is None:
+            prior_visits = PRIOR_VISITS if self.model is not None and self.greedy_opponents else 0.0
         if prior_visits < 0 or (prior_visits and (self.model is None or not self.greedy_opponents)):
             raise BotError("prior_visits must be >= 0 and needs the learned evaluation and greedy opponents")
         self.prior_visits = prior_visits
+        if exploration is None:
+            exploration = EXPLORATION_WITH_PRIOR if prior_visits else EXPLORATION
+        if not 0 <= exploration <= 10:
+            raise BotError(f"exploration must be from 0 to 10, got {exploration}")
+        self.c = exploration
         self.me = 0
         self.early_stop = True
         self.last_iterations = 0
@@ -136,13 +192,14 @@ class ISMCTSBot(Bot):
         limit = self.iterations
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
+        iterate = self._iterate_prior if self.prior_visits else self._iterate_plain
         i = 0
         while True:
             if limit is not None and i >= limit:
                 break
             if deadline is not None and (i & 15) == 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, seat.determinize(rng))
+            iterate(root, seat.determinize(rng))
             i += 1
             # Stop early once the most visited root action cannot be overtaken in the budget left.
             if self.early_stop and (i & 63) == 0:
@@ -158,10 +215,8 @@ class ISMCTSBot(Bot):
         children = root.children
         return max(legal, key=lambda a: (children[a].n, children[a].w) if a in children else (-1, 0.0))
 
-    def _iterate(self, root: Node, g: Game) -> None:
-        if self.prior_visits:
-            self._iterate_prior(root, g)
-            return
+    def _iterate_plain(self, root: Node, g: Game) -> None:
+        """One iteration without a prior: an untried action at random first, then UCB."""
         node = root
         path: list[tuple[Node, int]] = []
         rand = self.rng.random
