@@ -256,10 +256,7 @@ class ISMCTSBot(Bot):
             node = children[best]
             g.apply_unchecked(best)
             path.append((node, p))
-        values = self._values(g)
-        for node, p in path:
-            node.n += 1
-            node.w += values[p]
+        self._backup(path, g)
 
     def _iterate_prior(self, root: Node, g: Game) -> None:
         """One iteration where every child starts as ``prior_visits`` virtual visits at its 1-ply
@@ -302,6 +299,10 @@ class ISMCTSBot(Bot):
             path.append((node, p))
             if node.n == 0:
                 break
+        self._backup(path, g)
+
+    def _backup(self, path: list[tuple[Node, int]], g: Game) -> None:
+        """Score the leaf ``g`` and add one visit and the mover's value to every node on ``path``."""
         values = self._values(g)
         for node, p in path:
             node.n += 1
