@@ -162,6 +162,8 @@ def test_game_options_and_validation(api):
         ({"seats": [HUMAN] * 5}, "2 to 4 seats"),
         ({"seats": [HUMAN, {"kind": "robot"}]}, "kind"),
         ({"seats": [HUMAN, {"kind": "bot", "bot": "alphazero"}]}, "bot"),
+        ({"seats": [HUMAN, {"kind": "bot", "bot": "ismcts:iterations=500,prior=5"}]}, "without search options"),
+        ({"seats": [HUMAN, {"kind": "bot", "bot": "ismcts:iterations=99999"}]}, "N from 1 to 20000"),
         ({"seats": [{"kind": "bot"}, {"kind": "bot"}]}, "at least one seat must be a person"),
         ({"seats": [HUMAN, HUMAN], "expansion": ["planter"]}, "not a Cut and Thrust card"),
         ({"seats": [HUMAN, HUMAN], "house": ["no-mules"]}, "unknown house rule"),

@@ -45,8 +45,10 @@ def check_bot_spec(spec: Any) -> str:
         if name != "ismcts" or not arg.startswith("iterations="):
             raise BadRequest(f"bot: expected one of {', '.join(BOT_LEVELS)} or ismcts:iterations=N, got {spec!r}")
         n = arg.partition("=")[2]
+        if "," in n:
+            raise BadRequest(f"bot: seats take ismcts:iterations=N without search options, got {spec!r}")
         if not n.isdigit() or not 1 <= int(n) <= 20000:
-            raise BadRequest("bot: ismcts:iterations=N needs N from 1 to 20000")
+            raise BadRequest(f"bot: ismcts:iterations=N needs N from 1 to 20000, got {spec!r}")
     return spec
 
 
